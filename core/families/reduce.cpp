@@ -1,0 +1,58 @@
+// Family `reduce` (seed 001): the int32 sum of n elements, wrap-around arithmetic.
+#include "core/family.h"
+#include "core/random.h"
+#include "reference/reduce.h"
+
+namespace wb {
+
+namespace {
+
+constexpr int64_t max_n = int64_t(1) << 34; // 64 GiB of int32: more than any device here
+
+std::string check(const param_map& p)
+{
+    const int64_t n = get_int(p, "n");
+    if (n < 0 || n > max_n) return "n must be between 0 and 2^34";
+    return "";
+}
+
+std::vector<buffer_shape> inputs(const param_map& p) { return {{"in", elem::i32, size_t(get_int(p, "n"))}}; }
+
+std::vector<buffer_shape> outputs(const param_map&) { return {{"sum", elem::i32, 1}}; }
+
+void generate(const param_map&, uint64_t seed, std::vector<host_buffer>& in)
+{
+    // Full-range values: every bit of the sum depends on every element.
+    fill_random(in[0].as<uint32_t>(), seed);
+}
+
+void reference(const param_map&, const std::vector<host_buffer>& in, std::vector<host_buffer>& out)
+{
+    const auto data = in[0].as<int32_t>();
+    out[0].as<int32_t>()[0] = ref::sum_i32(data.data(), data.size());
+}
+
+double bytes_read(const param_map& p) { return 4.0 * double(get_int(p, "n")); }
+
+} // namespace
+
+const family& reduce_family()
+{
+    static const family f{
+        .name = "reduce",
+        .summary = "int32 sum of n elements (wrap-around): one value out",
+        .seed = "001 Intel oneAPI GPU optimization guide, Reduction",
+        .baseline = "atomic",
+        .params = {{"n", int64_t(1) << 20, 0, max_n, "number of int32 elements"}},
+        .metric = {"bandwidth", "GB/s", 1e9, "read_bandwidth", bytes_read},
+        .tolerance = 0,
+        .check = check,
+        .inputs = inputs,
+        .outputs = outputs,
+        .generate = generate,
+        .reference = reference,
+    };
+    return f;
+}
+
+} // namespace wb

@@ -1,0 +1,91 @@
+// Families: the problem definitions. A family says what its parameters are, how inputs are made
+// from a seed, what the output is and how it is checked (the reference), and what work metric
+// and ceiling a result is reported against. Plugins implement a family; the harness owns
+// everything the family describes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace wb {
+
+enum class elem { i32, u32, i64, f32, f64 };
+size_t elem_size(elem e);
+const char* elem_name(elem e);
+bool elem_is_integer(elem e);
+
+/// A buffer on the host: the inputs a family generates, the outputs a reference computes.
+struct host_buffer {
+    elem type = elem::i32;
+    std::vector<std::byte> bytes;
+
+    host_buffer() = default;
+    host_buffer(elem t, size_t count) : type(t), bytes(count * elem_size(t)) {}
+    size_t count() const { return bytes.size() / elem_size(type); }
+    template <class T> std::span<T> as() { return {reinterpret_cast<T*>(bytes.data()), bytes.size() / sizeof(T)}; }
+    template <class T> std::span<const T> as() const
+    {
+        return {reinterpret_cast<const T*>(bytes.data()), bytes.size() / sizeof(T)};
+    }
+};
+
+using value = std::variant<int64_t, double, std::string>;
+using param_map = std::map<std::string, value>;
+std::string to_string(const value& v);
+int64_t get_int(const param_map& p, const std::string& name);
+
+struct param_spec {
+    std::string name;
+    value default_value;
+    int64_t min = 0; // integers: the allowed range
+    int64_t max = INT64_MAX;
+    std::string help;
+};
+
+struct buffer_shape {
+    std::string name;
+    elem type;
+    size_t count;
+};
+
+/// What a result's work metric is: `work(params)` units per run, reported per second / `scale`
+/// in `unit` (e.g. bytes read, 1e9, "GB/s"), and compared with the ceiling named `ceiling`.
+struct metric_spec {
+    std::string name;
+    std::string unit;
+    double scale;
+    std::string ceiling;
+    double (*work)(const param_map&);
+};
+
+struct family {
+    std::string name;
+    std::string summary;
+    std::string seed;
+    std::string baseline; // the variant speedups are measured against
+    std::vector<param_spec> params;
+    metric_spec metric;
+    double tolerance; // 0: bit for bit (integer outputs); else relative, see compare()
+    /// Why these parameter values are impossible, or "" when they are fine.
+    std::string (*check)(const param_map&);
+    std::vector<buffer_shape> (*inputs)(const param_map&);
+    std::vector<buffer_shape> (*outputs)(const param_map&);
+    /// Fills the inputs (already shaped) from the seed.
+    void (*generate)(const param_map&, uint64_t seed, std::vector<host_buffer>& inputs);
+    /// Computes the expected outputs (already shaped).
+    void (*reference)(const param_map&, const std::vector<host_buffer>& inputs, std::vector<host_buffer>& expected);
+};
+
+const std::vector<family>& families();
+const family* find_family(std::string_view name);
+
+/// Shapes host buffers as `shapes` says.
+std::vector<host_buffer> make_buffers(const std::vector<buffer_shape>& shapes);
+
+} // namespace wb

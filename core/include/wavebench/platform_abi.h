@@ -1,0 +1,71 @@
+// The platform ABI: what a platform library (libwavebench_platform_<name>.so) exports. The
+// harness is plain C++ and reaches the HIP runtime of a platform only through this table; the
+// library is core/platforms/platform.cpp compiled against that platform's HIP.
+#pragma once
+
+#include <stdint.h>
+
+#define WB_PLATFORM_ABI_VERSION 1u
+#define WB_PLATFORM_ENTRY "wavebench_platform"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct wb_device_info {
+    char name[256];
+    char arch[64];                    // "gfx90a", "sm_90", "cpu"
+    int32_t warp_size;
+    int32_t multiprocessors;          // CUs / SMs / worker threads
+    int32_t max_threads_per_block;
+    int32_t max_threads_per_multiprocessor;
+    int32_t regs_per_multiprocessor;  // 0: not applicable
+    int64_t shared_per_block;
+    int64_t shared_per_multiprocessor;
+    int64_t total_memory;
+    int64_t l2_cache_bytes;           // the last-level cache on the CPU
+    double clock_mhz;
+    double memory_clock_mhz;          // 0: unknown
+    int32_t memory_bus_width;         // bits, 0: unknown
+    int32_t compute_major;
+    int32_t compute_minor;
+} wb_device_info;
+
+typedef struct wb_kernel_resources {
+    int32_t registers;                // per thread; -1: unknown on this platform
+    int64_t static_shared_bytes;      // -1: unknown
+    int64_t local_bytes;              // -1: unknown
+    int32_t max_threads_per_block;
+    int32_t active_blocks;            // resident blocks per multiprocessor at the block size
+} wb_kernel_resources;
+
+/// Every function returns null on success, or a message (valid until the next call on the thread).
+typedef const char* wb_err;
+
+typedef struct wb_platform {
+    uint32_t size;
+    uint32_t abi_version;
+    const char* name;                 // "cpu", "amd", "nvidia"
+    /// Selects the device. warp_size 0 keeps the default; only cpu accepts another (32 or 64).
+    wb_err (*init)(int32_t device, int32_t warp_size);
+    wb_err (*device_info)(wb_device_info* info);
+    wb_err (*alloc)(void** ptr, uint64_t bytes);
+    wb_err (*release)(void* ptr);
+    wb_err (*copy)(void* dst, const void* src, uint64_t bytes, int32_t kind); // hipMemcpyKind values
+    wb_err (*fill)(void* ptr, int32_t byte, uint64_t bytes, void* stream);
+    wb_err (*stream_create)(void** stream);
+    wb_err (*stream_destroy)(void* stream);
+    wb_err (*stream_sync)(void* stream);
+    wb_err (*event_create)(void** event);
+    wb_err (*event_destroy)(void* event);
+    wb_err (*event_record)(void* event, void* stream);
+    wb_err (*event_elapsed_ms)(float* ms, void* start, void* stop);
+    wb_err (*kernel_resources)(const void* fn, int32_t block_size, uint64_t dynamic_shared,
+                               wb_kernel_resources* out);
+} wb_platform;
+
+typedef const wb_platform* (*wb_platform_entry)(uint32_t host_abi_version);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif

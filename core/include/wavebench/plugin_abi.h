@@ -1,0 +1,104 @@
+// The plugin ABI: what a plugin .so exports and what the harness passes to it.
+//
+// Plain C so that a plugin built by g++, nvcc or hipcc can be loaded by the harness. A plugin
+// exports exactly one symbol, `wavebench_plugin`, which takes the harness's ABI version and
+// returns a descriptor (or null to decline). Plugin authors do not write this by hand: see
+// wavebench/plugin.h.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define WB_PLUGIN_ABI_VERSION 1u
+#define WB_PLUGIN_ENTRY "wavebench_plugin"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Status returned by prepare / run / finish.
+enum wb_status { WB_OK = 0, WB_ERROR = 1, WB_SKIP = 2 };
+
+/// One resolved parameter: a family parameter (n, m, ...) or a tunable (block_size, ...).
+/// Integers in `i`, reals in `f`, strings in `s`; `kind` says which one is meaningful.
+enum wb_value_kind { WB_INT = 0, WB_REAL = 1, WB_STRING = 2 };
+typedef struct wb_param {
+    const char* name;
+    int32_t kind;
+    int64_t i;
+    double f;
+    const char* s;
+} wb_param;
+
+/// A kernel the plugin launches, for resource and occupancy queries. `fn` is the kernel's host
+/// handle (what hipFuncGetAttributes takes); `block_size_param` names the tunable that sets its
+/// block size (or null when `fixed_block_size` applies); it launches with
+/// `lds_bytes_per_thread` x block size bytes of dynamic shared memory.
+typedef struct wb_kernel {
+    const char* name;
+    const void* fn;
+    const char* block_size_param;
+    int32_t fixed_block_size;
+    int32_t lds_bytes_per_thread;
+} wb_kernel;
+
+/// A tunable: an integer the suite may sweep. Allowed values are either the explicit list
+/// `allowed` (n_allowed > 0) or the range [min, max], optionally restricted to powers of two.
+typedef struct wb_tunable {
+    const char* name;
+    int64_t default_value;
+    const int64_t* allowed;
+    uint32_t n_allowed;
+    int64_t min;
+    int64_t max;
+    int32_t power_of_two;
+    const char* help;
+} wb_tunable;
+
+/// What the harness passes to prepare / run / finish.
+typedef struct wb_args {
+    uint32_t size;               // sizeof(wb_args) of the harness that built it
+    void* stream;                // hipStream_t of the plugin's platform
+    const wb_param* params;      // family parameters first, then every tunable (defaults filled)
+    uint32_t n_params;
+    const void* const* in;       // device input buffers, in the family's order
+    uint32_t n_in;
+    void* const* out;            // device output buffers, in the family's order
+    void* const* host_out;       // host mirrors of `out`: a plugin with `finish` writes these
+    uint32_t n_out;
+    void* state;                 // what prepare stored (null before prepare, or without one)
+    char* message;               // error or skip reason, written by the plugin
+    uint32_t message_size;
+    char* note;                  // optional: settings the plugin resolved (e.g. "work_items=...")
+    uint32_t note_size;
+} wb_args;
+
+typedef struct wb_plugin {
+    uint32_t size;               // sizeof(wb_plugin) of the plugin's build
+    uint32_t abi_version;        // WB_PLUGIN_ABI_VERSION of the plugin's build
+    const char* family;
+    const char* variant;
+    const char* summary;         // one line
+    const char* seed;            // the seed section it implements
+    const char* platform;        // "cpu", "amd" or "nvidia"
+    const wb_kernel* kernels;
+    uint32_t n_kernels;
+    const wb_tunable* tunables;
+    uint32_t n_tunables;
+    /// Untimed set-up (scratch buffers, padded layouts). May store a pointer in args->state.
+    /// May return WB_SKIP with a reason in args->message. Optional.
+    int32_t (*prepare)(wb_args* args);
+    /// The timed part: enqueue device work on args->stream. Required.
+    int32_t (*run)(wb_args* args);
+    /// Host-side finishing after the stream is idle (counted in wall time, not kernel time).
+    /// A plugin with `finish` leaves its output in args->host_out. Optional.
+    int32_t (*finish)(wb_args* args);
+    /// Frees what prepare made. Optional.
+    void (*release)(wb_args* args);
+} wb_plugin;
+
+typedef const wb_plugin* (*wb_plugin_entry)(uint32_t host_abi_version);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif

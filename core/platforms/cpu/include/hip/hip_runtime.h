@@ -1,0 +1,364 @@
+// wavebench CPU runtime: the subset of HIP that wavebench plugins use, compiled by g++.
+//
+// Blocks run in parallel on a thread pool; the lanes of a block run as fibers only once a lane
+// reaches a barrier or a warp collective. Every call completes before it returns (streams are
+// synchronous). What is supported and how it deviates from a GPU: ../../README.md.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <source_location>
+#include <type_traits>
+
+#define __HIP_PLATFORM_WAVEBENCH_CPU__ 1
+
+// ---- qualifiers ---------------------------------------------------------------------------------
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __launch_bounds__(...)
+// Per-block shared memory: every lane of a block runs on the same OS thread, one block at a time.
+#define __shared__ static thread_local
+// Dynamic shared memory (the `extern __shared__ T x[]` of GPU code) is spelled with HIP's macro.
+#define HIP_DYNAMIC_SHARED(type, var) type* var = reinterpret_cast<type*>(hip_cpu_tls.dynamic_shared)
+#define HIP_KERNEL_NAME(...) __VA_ARGS__
+
+// ---- types --------------------------------------------------------------------------------------
+typedef enum hipError_t {
+    hipSuccess = 0,
+    hipErrorInvalidValue = 1,
+    hipErrorOutOfMemory = 2,
+    hipErrorNotInitialized = 3,
+    hipErrorInvalidConfiguration = 9,
+    hipErrorInvalidDevicePointer = 17,
+    hipErrorInvalidMemcpyDirection = 21,
+    hipErrorInvalidDeviceFunction = 98,
+    hipErrorNoDevice = 100,
+    hipErrorInvalidDevice = 101,
+    hipErrorInvalidHandle = 400,
+    hipErrorNotReady = 600,
+    hipErrorLaunchOutOfResources = 701,
+    hipErrorLaunchFailure = 719,
+    hipErrorNotSupported = 801,
+    hipErrorUnknown = 999,
+} hipError_t;
+
+typedef enum hipMemcpyKind {
+    hipMemcpyHostToHost = 0,
+    hipMemcpyHostToDevice = 1,
+    hipMemcpyDeviceToHost = 2,
+    hipMemcpyDeviceToDevice = 3,
+    hipMemcpyDefault = 4,
+} hipMemcpyKind;
+
+struct uint3 {
+    unsigned x, y, z;
+};
+
+struct dim3 {
+    unsigned x, y, z;
+    constexpr dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+    constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+};
+
+#define WB_CPU_VECTOR2(T, N)                                                                       \
+    struct alignas(2 * sizeof(T)) N##2 {                                                           \
+        T x, y;                                                                                    \
+    };                                                                                             \
+    inline N##2 make_##N##2(T x, T y) { return {x, y}; }
+#define WB_CPU_VECTOR4(T, N)                                                                       \
+    struct alignas(4 * sizeof(T)) N##4 {                                                           \
+        T x, y, z, w;                                                                              \
+    };                                                                                             \
+    inline N##4 make_##N##4(T x, T y, T z, T w) { return {x, y, z, w}; }
+WB_CPU_VECTOR2(int, int)
+WB_CPU_VECTOR4(int, int)
+WB_CPU_VECTOR2(unsigned, uint)
+WB_CPU_VECTOR4(unsigned, uint)
+WB_CPU_VECTOR2(float, float)
+WB_CPU_VECTOR4(float, float)
+#undef WB_CPU_VECTOR2
+#undef WB_CPU_VECTOR4
+
+typedef struct hip_cpu_stream* hipStream_t;
+typedef struct hip_cpu_event* hipEvent_t;
+
+typedef struct hipDeviceProp_t {
+    char name[256];
+    size_t totalGlobalMem;
+    size_t sharedMemPerBlock;
+    int regsPerBlock;
+    int warpSize;
+    int maxThreadsPerBlock;
+    int maxThreadsDim[3];
+    int maxGridSize[3];
+    int clockRate;       // kHz
+    int memoryClockRate; // kHz (0: unknown)
+    int memoryBusWidth;  // bits (0: unknown)
+    size_t totalConstMem;
+    int major;
+    int minor;
+    int multiProcessorCount; // worker threads
+    int l2CacheSize;         // the last-level cache of the CPU
+    int maxThreadsPerMultiProcessor;
+    size_t maxSharedMemoryPerMultiProcessor;
+    int regsPerMultiprocessor;
+    char gcnArchName[256];
+} hipDeviceProp_t;
+
+typedef struct hipFuncAttributes {
+    int binaryVersion;
+    int cacheModeCA;
+    size_t constSizeBytes;
+    size_t localSizeBytes;
+    int maxDynamicSharedSizeBytes;
+    int maxThreadsPerBlock;
+    int numRegs;
+    int preferredShmemCarveout;
+    int ptxVersion;
+    size_t sharedSizeBytes;
+} hipFuncAttributes;
+
+// ---- the lane's view: threadIdx, blockIdx, blockDim, gridDim, warpSize -----------------------------
+struct hip_cpu_tls_t {
+    uint3 thread_idx;
+    uint3 block_idx;
+    uint3 block_dim;
+    uint3 grid_dim;
+    void* dynamic_shared;
+};
+extern "C" __thread hip_cpu_tls_t hip_cpu_tls __attribute__((tls_model("initial-exec")));
+extern "C" int hip_cpu_warp_size;
+
+#define threadIdx (hip_cpu_tls.thread_idx)
+#define blockIdx (hip_cpu_tls.block_idx)
+#define blockDim (hip_cpu_tls.block_dim)
+#define gridDim (hip_cpu_tls.grid_dim)
+[[maybe_unused]] static const int& warpSize = hip_cpu_warp_size;
+
+// ---- host API ---------------------------------------------------------------------------------------
+extern "C" {
+hipError_t hipMalloc(void** ptr, size_t bytes);
+hipError_t hipFree(void* ptr);
+hipError_t hipMemcpy(void* dst, const void* src, size_t bytes, hipMemcpyKind kind);
+hipError_t hipMemcpyAsync(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, hipStream_t stream);
+hipError_t hipMemset(void* ptr, int value, size_t bytes);
+hipError_t hipMemsetAsync(void* ptr, int value, size_t bytes, hipStream_t stream);
+hipError_t hipStreamCreate(hipStream_t* stream);
+hipError_t hipStreamDestroy(hipStream_t stream);
+hipError_t hipStreamSynchronize(hipStream_t stream);
+hipError_t hipEventCreate(hipEvent_t* event);
+hipError_t hipEventDestroy(hipEvent_t event);
+hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream);
+hipError_t hipEventSynchronize(hipEvent_t event);
+hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop);
+hipError_t hipDeviceSynchronize(void);
+hipError_t hipGetDeviceCount(int* count);
+hipError_t hipGetDevice(int* device);
+hipError_t hipSetDevice(int device);
+hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int device);
+hipError_t hipGetLastError(void);
+hipError_t hipPeekAtLastError(void);
+const char* hipGetErrorString(hipError_t error);
+const char* hipGetErrorName(hipError_t error);
+hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, const void* func);
+hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* func, int block_size,
+                                                        size_t dynamic_shared_bytes);
+
+// wavebench extensions (not HIP): the platform's options.
+/// Sets the wavefront width (32 or 64); hipErrorInvalidValue otherwise. Not during a launch.
+hipError_t hipCpuSetWarpSize(int warp_size);
+/// Sets the number of worker threads (0: one per hardware thread). Not during a launch.
+hipError_t hipCpuSetThreads(int threads);
+
+// Internal entry points of the inline functions below.
+hipError_t hip_cpu_launch(dim3 grid, dim3 block, size_t shared_bytes, hipStream_t stream,
+                          void (*body)(void*), void* closure);
+void hip_cpu_syncthreads(void);
+uint64_t hip_cpu_collective(int op, uint64_t value, int arg, int width, const char* file, unsigned line,
+                            unsigned column);
+} // extern "C"
+
+template <class F, class... Args>
+inline void hipLaunchKernelGGL(F kernel, dim3 grid, dim3 block, size_t shared_bytes, hipStream_t stream,
+                               Args&&... args)
+{
+    // The launch returns only when every block has run, so the arguments outlive it.
+    auto closure = [&]() { kernel(args...); };
+    using closure_t = decltype(closure);
+    (void)hip_cpu_launch(grid, block, shared_bytes, stream,
+                         [](void* c) { (*static_cast<closure_t*>(c))(); }, &closure);
+}
+
+template <class T> inline hipError_t hipMalloc(T** ptr, size_t bytes)
+{
+    return hipMalloc(reinterpret_cast<void**>(ptr), bytes);
+}
+
+template <class F> inline hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, F* func)
+{
+    return hipFuncGetAttributes(attr, reinterpret_cast<const void*>(func));
+}
+
+template <class F>
+inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, F* func, int block_size,
+                                                               size_t dynamic_shared_bytes)
+{
+    return hipOccupancyMaxActiveBlocksPerMultiprocessor(blocks, reinterpret_cast<const void*>(func),
+                                                        block_size, dynamic_shared_bytes);
+}
+
+// ---- device functions ---------------------------------------------------------------------------
+inline void __syncthreads() { hip_cpu_syncthreads(); }
+inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+
+inline unsigned __lane_id()
+{
+    const uint3 t = threadIdx, d = blockDim;
+    return (t.x + d.x * (t.y + d.y * t.z)) % unsigned(hip_cpu_warp_size);
+}
+
+inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(unsigned(x)); }
+inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+
+// Warp collectives. Lanes of one wavefront that reach the same call site together form one
+// collective; lanes that have exited, or are elsewhere, are inactive (see the README).
+enum hip_cpu_op { hip_cpu_ballot = 0, hip_cpu_shfl, hip_cpu_shfl_up, hip_cpu_shfl_down, hip_cpu_shfl_xor };
+
+inline unsigned long long __ballot(int predicate, std::source_location l = std::source_location::current())
+{
+    return hip_cpu_collective(hip_cpu_ballot, predicate != 0, 0, 0, l.file_name(), l.line(), l.column());
+}
+inline int __any(int predicate, std::source_location l = std::source_location::current())
+{
+    return __ballot(predicate, l) != 0;
+}
+inline int __all(int predicate, std::source_location l = std::source_location::current())
+{
+    // Every active lane's bit is set exactly when nobody voted "false".
+    return __ballot(!predicate, l) == 0;
+}
+
+namespace hip_cpu_detail {
+template <class T> inline T shuffle(int op, T var, int arg, int width, const std::source_location& l)
+{
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8, "shuffles move values of 8 bytes at most");
+    uint64_t bits = 0;
+    std::memcpy(&bits, &var, sizeof(T));
+    bits = hip_cpu_collective(op, bits, arg, width, l.file_name(), l.line(), l.column());
+    T r;
+    std::memcpy(&r, &bits, sizeof(T));
+    return r;
+}
+} // namespace hip_cpu_detail
+
+template <class T>
+inline T __shfl(T var, int src_lane, int width = warpSize, std::source_location l = std::source_location::current())
+{
+    return hip_cpu_detail::shuffle(hip_cpu_shfl, var, src_lane, width, l);
+}
+template <class T>
+inline T __shfl_up(T var, unsigned delta, int width = warpSize,
+                   std::source_location l = std::source_location::current())
+{
+    return hip_cpu_detail::shuffle(hip_cpu_shfl_up, var, int(delta), width, l);
+}
+template <class T>
+inline T __shfl_down(T var, unsigned delta, int width = warpSize,
+                     std::source_location l = std::source_location::current())
+{
+    return hip_cpu_detail::shuffle(hip_cpu_shfl_down, var, int(delta), width, l);
+}
+template <class T>
+inline T __shfl_xor(T var, int lane_mask, int width = warpSize,
+                    std::source_location l = std::source_location::current())
+{
+    return hip_cpu_detail::shuffle(hip_cpu_shfl_xor, var, lane_mask, width, l);
+}
+
+// Atomics: real atomics on host memory (relaxed, like the GPU's device-scope atomics).
+namespace hip_cpu_detail {
+template <class T, class F> inline T cas_loop(T* address, F update)
+{
+    T old = __atomic_load_n(address, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(address, &old, update(old), true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+    return old;
+}
+} // namespace hip_cpu_detail
+
+#define WB_CPU_INTEGER_ATOMICS(T)                                                                  \
+    inline T atomicAdd(T* a, T v) { return __atomic_fetch_add(a, v, __ATOMIC_RELAXED); }           \
+    inline T atomicSub(T* a, T v) { return __atomic_fetch_sub(a, v, __ATOMIC_RELAXED); }           \
+    inline T atomicExch(T* a, T v) { return __atomic_exchange_n(a, v, __ATOMIC_RELAXED); }         \
+    inline T atomicMax(T* a, T v)                                                                  \
+    {                                                                                              \
+        return hip_cpu_detail::cas_loop(a, [v](T o) { return o < v ? v : o; });                    \
+    }                                                                                              \
+    inline T atomicMin(T* a, T v)                                                                  \
+    {                                                                                              \
+        return hip_cpu_detail::cas_loop(a, [v](T o) { return v < o ? v : o; });                    \
+    }                                                                                              \
+    inline T atomicCAS(T* a, T compare, T v)                                                       \
+    {                                                                                              \
+        __atomic_compare_exchange_n(a, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);    \
+        return compare;                                                                            \
+    }
+WB_CPU_INTEGER_ATOMICS(int)
+WB_CPU_INTEGER_ATOMICS(unsigned)
+WB_CPU_INTEGER_ATOMICS(unsigned long long)
+#undef WB_CPU_INTEGER_ATOMICS
+
+namespace hip_cpu_detail {
+inline unsigned float_bits(float f)
+{
+    unsigned u;
+    std::memcpy(&u, &f, 4);
+    return u;
+}
+inline float bits_float(unsigned u)
+{
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+template <class F> inline float float_cas_loop(float* address, F update)
+{
+    unsigned* a = reinterpret_cast<unsigned*>(address);
+    return bits_float(cas_loop(a, [&](unsigned o) { return float_bits(update(bits_float(o))); }));
+}
+} // namespace hip_cpu_detail
+
+inline float atomicAdd(float* a, float v)
+{
+    return hip_cpu_detail::float_cas_loop(a, [v](float o) { return o + v; });
+}
+inline float atomicSub(float* a, float v)
+{
+    return hip_cpu_detail::float_cas_loop(a, [v](float o) { return o - v; });
+}
+inline float atomicMax(float* a, float v)
+{
+    return hip_cpu_detail::float_cas_loop(a, [v](float o) { return o < v ? v : o; });
+}
+inline float atomicMin(float* a, float v)
+{
+    return hip_cpu_detail::float_cas_loop(a, [v](float o) { return v < o ? v : o; });
+}
+inline float atomicExch(float* a, float v)
+{
+    return hip_cpu_detail::bits_float(atomicExch(reinterpret_cast<unsigned*>(a), hip_cpu_detail::float_bits(v)));
+}
+inline float atomicCAS(float* a, float compare, float v)
+{
+    return hip_cpu_detail::bits_float(atomicCAS(reinterpret_cast<unsigned*>(a), hip_cpu_detail::float_bits(compare),
+                                                hip_cpu_detail::float_bits(v)));
+}

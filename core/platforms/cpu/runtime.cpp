@@ -1,0 +1,766 @@
+// wavebench CPU runtime: implementation of hip/hip_runtime.h for the CPU.
+//
+// A launch hands its blocks to a pool of worker threads (the launching thread works too). A
+// worker runs a block's lanes one after another inside a single fiber; if a lane reaches a
+// barrier or a warp collective, the block switches to one fiber per lane and a small scheduler
+// takes over: it runs each wavefront until all its lanes are blocked, resolves the wavefront's
+// collectives, and releases a barrier once every lane that has not exited is waiting at it.
+#include <hip/hip_runtime.h>
+
+#include <boost/context/fiber.hpp>
+#include <boost/context/protected_fixedsize_stack.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <unistd.h>
+#include <vector>
+
+extern "C" {
+__attribute__((visibility("default"))) __thread hip_cpu_tls_t hip_cpu_tls
+    __attribute__((tls_model("initial-exec"))) = {};
+__attribute__((visibility("default"))) int hip_cpu_warp_size = 64;
+}
+
+namespace {
+
+namespace ctx = boost::context;
+
+constexpr unsigned max_block_threads = 1024;
+constexpr size_t max_shared_bytes = 64 * 1024;
+
+thread_local hipError_t tl_last_error = hipSuccess;
+
+hipError_t fail(hipError_t e)
+{
+    if (e != hipSuccess) tl_last_error = e;
+    return e;
+}
+
+size_t env_size(const char* name, size_t fallback)
+{
+    const char* v = std::getenv(name);
+    if (!v || !*v) return fallback;
+    char* end = nullptr;
+    unsigned long long x = std::strtoull(v, &end, 10);
+    return (end && *end == 0 && x > 0) ? size_t(x) : fallback;
+}
+
+// ---- fiber stacks: guard-paged, allocated once per worker and reused ---------------------------------
+class stack_cache {
+public:
+    explicit stack_cache(size_t bytes) : alloc_(bytes) {}
+    stack_cache(const stack_cache&) = delete;
+    stack_cache& operator=(const stack_cache&) = delete;
+    ~stack_cache()
+    {
+        for (auto& s : free_) {
+            // Undo the stagger: the allocator wants the page-aligned top it handed out.
+            const uintptr_t sp = reinterpret_cast<uintptr_t>(s.sp), top = (sp + page - 1) & ~(page - 1);
+            s.size += top - sp;
+            s.sp = reinterpret_cast<void*>(top);
+            alloc_.deallocate(s);
+        }
+    }
+    ctx::stack_context allocate()
+    {
+        if (free_.empty()) {
+            // Fresh stacks have page-aligned tops, so the hot top frames of all lanes would fall
+            // into the same cache sets; stagger them by a multiple of 64 bytes.
+            ctx::stack_context s = alloc_.allocate();
+            const size_t stagger = 64 * (1 + created_++ % 63);
+            s.sp = static_cast<char*>(s.sp) - stagger;
+            s.size -= stagger;
+            return s;
+        }
+        ctx::stack_context s = free_.back();
+        free_.pop_back();
+        return s;
+    }
+    void deallocate(ctx::stack_context& s) noexcept { free_.push_back(s); }
+
+private:
+    static constexpr uintptr_t page = 4096;
+    ctx::protected_fixedsize_stack alloc_;
+    std::vector<ctx::stack_context> free_;
+    size_t created_ = 0;
+};
+
+struct cached_stack {
+    stack_cache* cache;
+    ctx::stack_context allocate() { return cache->allocate(); }
+    void deallocate(ctx::stack_context& s) noexcept { cache->deallocate(s); }
+};
+
+// ---- a launch ---------------------------------------------------------------------------------------
+struct launch_job {
+    dim3 grid, block;
+    void (*body)(void*);
+    void* closure;
+    uint64_t n_blocks;
+    std::atomic<uint64_t> next{0};
+    std::atomic<bool> failed{false};
+};
+
+enum class lane_state : uint8_t { runnable, barrier, collective, exited };
+
+struct lane {
+    ctx::fiber fiber;
+    lane_state state = lane_state::runnable;
+    bool started = false;
+    // the pending collective
+    int op = 0;
+    int arg = 0;
+    int width = 0;
+    uint64_t value = 0;
+    uint64_t result = 0;
+    const char* file = nullptr;
+    unsigned line = 0, column = 0;
+};
+
+class worker;
+/// The worker running a block on this thread (null outside kernels). Initial-exec: no lookup call.
+__thread worker* tl_worker __attribute__((tls_model("initial-exec"))) = nullptr;
+
+class worker {
+public:
+    worker() : stacks_(env_size("WAVEBENCH_CPU_STACK_KB", 64) * 1024), shared_(max_shared_bytes + 64) {}
+
+    void run_blocks(launch_job& job)
+    {
+        tl_worker = this;
+        for (uint64_t b; (b = job.next.fetch_add(1, std::memory_order_relaxed)) < job.n_blocks;) run_block(job, b);
+        tl_worker = nullptr;
+    }
+
+    /// Called from a lane at a barrier or collective: hand the thread to the next lane that can
+    /// run, and return once this lane can go on.
+    void block_lane(lane_state why)
+    {
+        const unsigned me = current_;
+        if (!fiber_mode_) { // lanes before `me` have exited, the ones after have not started
+            fiber_mode_ = true;
+            lanes_[me].started = true; // its fiber is the block's first one, suspended below
+            wave_ = me - me % warp_;
+            pos_ = me + 1;
+        }
+        lanes_[me].state = why;
+        const unsigned nx = next();
+        if (nx != me) {
+            lane& target = start(nx);
+            std::move(target.fiber).resume_with([this, me](ctx::fiber&& f) {
+                lanes_[me].fiber = std::move(f);
+                return ctx::fiber{};
+            });
+        }
+        enter(me);
+    }
+
+    lane& current() { return lanes_[current_]; }
+
+private:
+    static constexpr unsigned none = ~0u;
+
+    void run_block(launch_job& job, uint64_t b)
+    {
+        job_ = &job;
+        const dim3 g = job.grid, d = job.block;
+        hip_cpu_tls.block_idx = {unsigned(b % g.x), unsigned((b / g.x) % g.y), unsigned(b / (uint64_t(g.x) * g.y))};
+        hip_cpu_tls.block_dim = {d.x, d.y, d.z};
+        hip_cpu_tls.grid_dim = {g.x, g.y, g.z};
+        hip_cpu_tls.dynamic_shared = align64(shared_.data());
+        n_lanes_ = d.x * d.y * d.z;
+        warp_ = unsigned(hip_cpu_warp_size);
+        if (lanes_.size() < n_lanes_) lanes_.resize(n_lanes_);
+        for (unsigned i = 0; i < n_lanes_; ++i) {
+            lanes_[i].state = lane_state::runnable;
+            lanes_[i].started = false;
+        }
+        fiber_mode_ = false;
+
+        // One fiber runs the lanes in turn; it stays the only one unless a lane blocks. The
+        // block is done when a lane's fiber returns sink_, the continuation of this call.
+        ctx::fiber f{std::allocator_arg, cached_stack{&stacks_}, [this](ctx::fiber&& sink) {
+                         sink_ = std::move(sink);
+                         for (unsigned i = 0; i < n_lanes_; ++i) {
+                             run_lane(i);
+                             if (fiber_mode_) return exit_lane(); // lane i blocked once, now done
+                         }
+                         return std::move(sink_);
+                     }};
+        std::move(f).resume();
+        job_ = nullptr;
+    }
+
+    void run_lane(unsigned i)
+    {
+        enter(i);
+        try {
+            job_->body(job_->closure);
+        } catch (...) {
+            job_->failed.store(true);
+        }
+        lanes_[i].state = lane_state::exited;
+    }
+
+    /// The continuation a finished lane's fiber returns: the next lane, or the end of the block.
+    ctx::fiber exit_lane()
+    {
+        const unsigned nx = next();
+        return nx == none ? std::move(sink_) : std::move(start(nx).fiber);
+    }
+
+    void enter(unsigned i)
+    {
+        current_ = i;
+        const uint3 d = hip_cpu_tls.block_dim;
+        hip_cpu_tls.thread_idx = d.x == n_lanes_ ? uint3{i, 0, 0} : uint3{i % d.x, (i / d.x) % d.y, i / (d.x * d.y)};
+    }
+
+    /// Lane i, with a fiber that is ready to be resumed.
+    lane& start(unsigned i)
+    {
+        lane& l = lanes_[i];
+        if (!l.started) {
+            l.started = true;
+            l.fiber = ctx::fiber{std::allocator_arg, cached_stack{&stacks_}, [this, i](ctx::fiber&&) {
+                                     run_lane(i);
+                                     return exit_lane();
+                                 }};
+        }
+        return l;
+    }
+
+    /// The next lane to run: the runnable lanes of the current wavefront in order; when it is
+    /// all blocked, its collectives complete and it goes on; when every wavefront waits, the
+    /// barrier opens. `none` once every lane has exited.
+    unsigned next()
+    {
+        for (;;) {
+            const unsigned end = std::min(wave_ + warp_, n_lanes_);
+            while (pos_ < end) {
+                const unsigned i = pos_++;
+                if (lanes_[i].state == lane_state::runnable) return i;
+            }
+            if (resolve_collectives(wave_, end)) {
+                pos_ = wave_;
+                continue;
+            }
+            wave_ += warp_;
+            if (wave_ < n_lanes_) {
+                pos_ = wave_;
+                continue;
+            }
+            bool waiting = false;
+            for (unsigned i = 0; i < n_lanes_; ++i)
+                if (lanes_[i].state == lane_state::barrier) {
+                    lanes_[i].state = lane_state::runnable;
+                    waiting = true;
+                }
+            if (!waiting) return none;
+            wave_ = pos_ = 0;
+        }
+    }
+
+    /// Completes the collectives pending in wavefront [w0, w1); false if there were none.
+    bool resolve_collectives(unsigned w0, unsigned w1)
+    {
+        bool any = false;
+        for (unsigned i = w0; i < w1; ++i) {
+            const lane& lead = lanes_[i];
+            if (lead.state != lane_state::collective) continue;
+            // The group: lanes of this wavefront waiting at the same call site.
+            uint64_t mask = 0;
+            for (unsigned j = i; j < w1; ++j) {
+                const lane& o = lanes_[j];
+                if (o.state == lane_state::collective && o.line == lead.line && o.column == lead.column &&
+                    o.file == lead.file)
+                    mask |= uint64_t(1) << (j - w0);
+            }
+            uint64_t ballot = 0;
+            for (unsigned j = i; j < w1; ++j)
+                if ((mask >> (j - w0) & 1) && lanes_[j].value) ballot |= uint64_t(1) << (j - w0);
+            for (unsigned j = i; j < w1; ++j) {
+                if (!(mask >> (j - w0) & 1)) continue;
+                lane& l = lanes_[j];
+                if (l.op == hip_cpu_ballot) {
+                    l.result = ballot;
+                } else {
+                    const int src = source_lane(l.op, int(j - w0), l.arg, l.width);
+                    const bool active = src >= 0 && unsigned(src) < warp_ && (mask >> src & 1);
+                    l.result = active ? lanes_[w0 + unsigned(src)].value : l.value;
+                }
+            }
+            for (unsigned j = i; j < w1; ++j)
+                if (mask >> (j - w0) & 1) lanes_[j].state = lane_state::runnable;
+            any = true;
+        }
+        return any;
+    }
+
+    /// The lane a shuffle reads, within the caller's segment of `width` lanes (CUDA's rules).
+    int source_lane(int op, int self, int arg, int width) const
+    {
+        if (width <= 0 || width > int(warp_) || (width & (width - 1))) width = int(warp_);
+        const int base = self & ~(width - 1), pos = self - base;
+        switch (op) {
+        case hip_cpu_shfl: return base + (arg & (width - 1));
+        case hip_cpu_shfl_up: return pos >= arg ? self - arg : self;
+        case hip_cpu_shfl_down: return pos + arg < width ? self + arg : self;
+        case hip_cpu_shfl_xor: {
+            const int src = self ^ arg;
+            return (src & ~(width - 1)) == base ? src : self;
+        }
+        default: return self;
+        }
+    }
+
+    static void* align64(std::byte* p)
+    {
+        return reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(p) + 63) & ~uintptr_t(63));
+    }
+
+    stack_cache stacks_;
+    std::vector<std::byte> shared_;
+    std::vector<lane> lanes_;
+    ctx::fiber sink_;
+    launch_job* job_ = nullptr;
+    unsigned n_lanes_ = 0, warp_ = 64, current_ = 0;
+    unsigned wave_ = 0, pos_ = 0; // the scheduler's place: wavefront start, next lane to look at
+    bool fiber_mode_ = false;
+};
+
+worker& this_worker()
+{
+    thread_local worker w;
+    return w;
+}
+
+// ---- the pool ---------------------------------------------------------------------------------------
+class pool {
+public:
+    explicit pool(unsigned total) { resize(total); }
+    pool(const pool&) = delete;
+    pool& operator=(const pool&) = delete;
+    ~pool() { resize(1); }
+
+    unsigned size() const { return unsigned(threads_.size()) + 1; }
+
+    void resize(unsigned total)
+    {
+        {
+            std::lock_guard lock(m_);
+            stop_ = true;
+        }
+        cv_.notify_all();
+        for (auto& t : threads_) t.join();
+        threads_.clear();
+        stop_ = false;
+        for (unsigned i = 1; i < total; ++i) threads_.emplace_back([this, seen = generation_] { loop(seen); });
+    }
+
+    void run(launch_job& job)
+    {
+        const bool parallel = job.n_blocks > 1 && !threads_.empty();
+        if (parallel) {
+            std::lock_guard lock(m_);
+            job_ = &job;
+            busy_ = unsigned(threads_.size());
+            ++generation_;
+        }
+        if (parallel) cv_.notify_all();
+        this_worker().run_blocks(job);
+        if (parallel) {
+            std::unique_lock lock(m_);
+            done_.wait(lock, [this] { return busy_ == 0; });
+            job_ = nullptr;
+        }
+    }
+
+private:
+    void loop(uint64_t seen)
+    {
+        for (;;) {
+            launch_job* job;
+            {
+                std::unique_lock lock(m_);
+                cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
+                if (stop_) return;
+                seen = generation_;
+                job = job_;
+            }
+            this_worker().run_blocks(*job);
+            std::lock_guard lock(m_);
+            if (--busy_ == 0) done_.notify_one();
+        }
+    }
+
+    std::vector<std::thread> threads_;
+    std::mutex m_;
+    std::condition_variable cv_, done_;
+    launch_job* job_ = nullptr;
+    uint64_t generation_ = 0;
+    unsigned busy_ = 0;
+    bool stop_ = false;
+};
+
+std::mutex& launch_mutex()
+{
+    static std::mutex m;
+    return m;
+}
+
+pool& the_pool()
+{
+    static pool p(unsigned(env_size("WAVEBENCH_CPU_THREADS", std::max(1u, std::thread::hardware_concurrency()))));
+    return p;
+}
+
+// ---- allocations --------------------------------------------------------------------------------------
+struct allocations {
+    std::mutex m;
+    std::unordered_map<void*, size_t> live;
+};
+allocations& the_allocations()
+{
+    static allocations a;
+    return a;
+}
+
+// ---- device description -------------------------------------------------------------------------------
+std::string read_first_line(const std::string& path)
+{
+    std::ifstream f(path);
+    std::string s;
+    std::getline(f, s);
+    return s;
+}
+
+std::string cpuinfo_field(const std::string& key)
+{
+    std::ifstream f("/proc/cpuinfo");
+    for (std::string line; std::getline(f, line);)
+        if (line.rfind(key, 0) == 0) {
+            auto colon = line.find(':');
+            if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
+        }
+    return {};
+}
+
+size_t last_level_cache_bytes()
+{
+    size_t best = 0;
+    for (int i = 0; i < 8; ++i) {
+        const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+        const std::string size = read_first_line(dir + "size");
+        if (size.empty()) continue;
+        size_t v = std::strtoull(size.c_str(), nullptr, 10);
+        if (size.back() == 'K') v <<= 10;
+        if (size.back() == 'M') v <<= 20;
+        best = std::max(best, v);
+    }
+    return best;
+}
+
+struct event_impl {
+    std::chrono::steady_clock::time_point t;
+    bool recorded = false;
+};
+
+} // namespace
+
+struct hip_cpu_event : event_impl {};
+struct hip_cpu_stream {};
+
+// ---- host API -------------------------------------------------------------------------------------------
+extern "C" {
+
+hipError_t hipMalloc(void** ptr, size_t bytes)
+{
+    if (!ptr) return fail(hipErrorInvalidValue);
+    *ptr = nullptr;
+    if (bytes == 0) return hipSuccess;
+    void* p = std::aligned_alloc(256, (bytes + 255) & ~size_t(255));
+    if (!p) return fail(hipErrorOutOfMemory);
+    auto& a = the_allocations();
+    std::lock_guard lock(a.m);
+    a.live.emplace(p, bytes);
+    *ptr = p;
+    return hipSuccess;
+}
+
+hipError_t hipFree(void* ptr)
+{
+    if (!ptr) return hipSuccess;
+    auto& a = the_allocations();
+    {
+        std::lock_guard lock(a.m);
+        if (a.live.erase(ptr) == 0) return fail(hipErrorInvalidValue);
+    }
+    std::free(ptr);
+    return hipSuccess;
+}
+
+hipError_t hipMemcpy(void* dst, const void* src, size_t bytes, hipMemcpyKind kind)
+{
+    if (bytes == 0) return hipSuccess;
+    if (!dst || !src) return fail(hipErrorInvalidValue);
+    if (int(kind) < 0 || int(kind) > int(hipMemcpyDefault)) return fail(hipErrorInvalidMemcpyDirection);
+    std::memmove(dst, src, bytes);
+    return hipSuccess;
+}
+
+hipError_t hipMemcpyAsync(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, hipStream_t)
+{
+    return hipMemcpy(dst, src, bytes, kind);
+}
+
+hipError_t hipMemset(void* ptr, int value, size_t bytes)
+{
+    if (bytes == 0) return hipSuccess;
+    if (!ptr) return fail(hipErrorInvalidValue);
+    std::memset(ptr, value, bytes);
+    return hipSuccess;
+}
+
+hipError_t hipMemsetAsync(void* ptr, int value, size_t bytes, hipStream_t) { return hipMemset(ptr, value, bytes); }
+
+hipError_t hipStreamCreate(hipStream_t* stream)
+{
+    if (!stream) return fail(hipErrorInvalidValue);
+    *stream = new hip_cpu_stream;
+    return hipSuccess;
+}
+
+hipError_t hipStreamDestroy(hipStream_t stream)
+{
+    delete stream;
+    return hipSuccess;
+}
+
+hipError_t hipStreamSynchronize(hipStream_t) { return hipSuccess; }
+
+hipError_t hipEventCreate(hipEvent_t* event)
+{
+    if (!event) return fail(hipErrorInvalidValue);
+    *event = new hip_cpu_event;
+    return hipSuccess;
+}
+
+hipError_t hipEventDestroy(hipEvent_t event)
+{
+    if (!event) return fail(hipErrorInvalidHandle);
+    delete event;
+    return hipSuccess;
+}
+
+hipError_t hipEventRecord(hipEvent_t event, hipStream_t)
+{
+    if (!event) return fail(hipErrorInvalidHandle);
+    event->t = std::chrono::steady_clock::now();
+    event->recorded = true;
+    return hipSuccess;
+}
+
+hipError_t hipEventSynchronize(hipEvent_t event) { return event ? hipSuccess : fail(hipErrorInvalidHandle); }
+
+hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop)
+{
+    if (!ms) return fail(hipErrorInvalidValue);
+    if (!start || !stop || !start->recorded || !stop->recorded) return fail(hipErrorInvalidHandle);
+    *ms = std::chrono::duration<float, std::milli>(stop->t - start->t).count();
+    return hipSuccess;
+}
+
+hipError_t hipDeviceSynchronize(void) { return hipSuccess; }
+
+hipError_t hipGetDeviceCount(int* count)
+{
+    if (!count) return fail(hipErrorInvalidValue);
+    *count = 1;
+    return hipSuccess;
+}
+
+hipError_t hipGetDevice(int* device)
+{
+    if (!device) return fail(hipErrorInvalidValue);
+    *device = 0;
+    return hipSuccess;
+}
+
+hipError_t hipSetDevice(int device) { return device == 0 ? hipSuccess : fail(hipErrorInvalidDevice); }
+
+hipError_t hipGetDeviceProperties(hipDeviceProp_t* p, int device)
+{
+    if (!p) return fail(hipErrorInvalidValue);
+    if (device != 0) return fail(hipErrorInvalidDevice);
+    *p = hipDeviceProp_t{};
+    std::string name = cpuinfo_field("model name");
+    if (name.empty()) name = "CPU";
+    std::snprintf(p->name, sizeof p->name, "%s", name.c_str());
+    std::snprintf(p->gcnArchName, sizeof p->gcnArchName, "cpu");
+    p->totalGlobalMem = size_t(sysconf(_SC_PHYS_PAGES)) * size_t(sysconf(_SC_PAGESIZE));
+    p->sharedMemPerBlock = max_shared_bytes;
+    p->maxSharedMemoryPerMultiProcessor = max_shared_bytes;
+    p->warpSize = hip_cpu_warp_size;
+    p->maxThreadsPerBlock = max_block_threads;
+    p->maxThreadsPerMultiProcessor = max_block_threads;
+    p->maxThreadsDim[0] = p->maxThreadsDim[1] = max_block_threads;
+    p->maxThreadsDim[2] = 64;
+    p->maxGridSize[0] = 0x7fffffff;
+    p->maxGridSize[1] = p->maxGridSize[2] = 65535;
+    const std::string khz = read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
+    p->clockRate = !khz.empty() ? std::atoi(khz.c_str()) : int(std::atof(cpuinfo_field("cpu MHz").c_str()) * 1000);
+    p->multiProcessorCount = int(the_pool().size());
+    p->l2CacheSize = int(last_level_cache_bytes());
+    return hipSuccess;
+}
+
+hipError_t hipGetLastError(void)
+{
+    hipError_t e = tl_last_error;
+    tl_last_error = hipSuccess;
+    return e;
+}
+
+hipError_t hipPeekAtLastError(void) { return tl_last_error; }
+
+const char* hipGetErrorName(hipError_t e)
+{
+    switch (e) {
+    case hipSuccess: return "hipSuccess";
+    case hipErrorInvalidValue: return "hipErrorInvalidValue";
+    case hipErrorOutOfMemory: return "hipErrorOutOfMemory";
+    case hipErrorNotInitialized: return "hipErrorNotInitialized";
+    case hipErrorInvalidConfiguration: return "hipErrorInvalidConfiguration";
+    case hipErrorInvalidDevicePointer: return "hipErrorInvalidDevicePointer";
+    case hipErrorInvalidMemcpyDirection: return "hipErrorInvalidMemcpyDirection";
+    case hipErrorInvalidDeviceFunction: return "hipErrorInvalidDeviceFunction";
+    case hipErrorNoDevice: return "hipErrorNoDevice";
+    case hipErrorInvalidDevice: return "hipErrorInvalidDevice";
+    case hipErrorInvalidHandle: return "hipErrorInvalidHandle";
+    case hipErrorNotReady: return "hipErrorNotReady";
+    case hipErrorLaunchOutOfResources: return "hipErrorLaunchOutOfResources";
+    case hipErrorLaunchFailure: return "hipErrorLaunchFailure";
+    case hipErrorNotSupported: return "hipErrorNotSupported";
+    default: return "hipErrorUnknown";
+    }
+}
+
+const char* hipGetErrorString(hipError_t e)
+{
+    switch (e) {
+    case hipSuccess: return "no error";
+    case hipErrorInvalidValue: return "invalid argument";
+    case hipErrorOutOfMemory: return "out of memory";
+    case hipErrorNotInitialized: return "initialization error";
+    case hipErrorInvalidConfiguration: return "invalid configuration argument";
+    case hipErrorInvalidDevicePointer: return "invalid device pointer";
+    case hipErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
+    case hipErrorInvalidDeviceFunction: return "invalid device function";
+    case hipErrorNoDevice: return "no device";
+    case hipErrorInvalidDevice: return "invalid device ordinal";
+    case hipErrorInvalidHandle: return "invalid resource handle";
+    case hipErrorNotReady: return "device not ready";
+    case hipErrorLaunchOutOfResources: return "too many resources requested for launch";
+    case hipErrorLaunchFailure: return "unspecified launch failure (a lane threw an exception)";
+    case hipErrorNotSupported: return "operation not supported";
+    default: return "unknown error";
+    }
+}
+
+hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, const void* func)
+{
+    if (!attr) return fail(hipErrorInvalidValue);
+    if (!func) return fail(hipErrorInvalidDeviceFunction);
+    *attr = hipFuncAttributes{};
+    attr->maxThreadsPerBlock = max_block_threads;
+    attr->maxDynamicSharedSizeBytes = int(max_shared_bytes);
+    return hipSuccess;
+}
+
+hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* func, int block_size,
+                                                        size_t dynamic_shared_bytes)
+{
+    if (!blocks) return fail(hipErrorInvalidValue);
+    if (!func) return fail(hipErrorInvalidDeviceFunction);
+    // A worker runs one block at a time.
+    *blocks = (block_size > 0 && unsigned(block_size) <= max_block_threads && dynamic_shared_bytes <= max_shared_bytes)
+                  ? 1
+                  : 0;
+    return hipSuccess;
+}
+
+hipError_t hipCpuSetWarpSize(int warp_size)
+{
+    if (warp_size != 32 && warp_size != 64) return fail(hipErrorInvalidValue);
+    if (tl_worker) return fail(hipErrorNotSupported);
+    std::lock_guard lock(launch_mutex());
+    hip_cpu_warp_size = warp_size;
+    return hipSuccess;
+}
+
+hipError_t hipCpuSetThreads(int threads)
+{
+    if (threads < 0) return fail(hipErrorInvalidValue);
+    if (tl_worker) return fail(hipErrorNotSupported);
+    std::lock_guard lock(launch_mutex());
+    the_pool().resize(threads > 0 ? unsigned(threads) : std::max(1u, std::thread::hardware_concurrency()));
+    return hipSuccess;
+}
+
+hipError_t hip_cpu_launch(dim3 grid, dim3 block, size_t shared_bytes, hipStream_t, void (*body)(void*),
+                          void* closure)
+{
+    const uint64_t threads = uint64_t(block.x) * block.y * block.z;
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || threads == 0 || threads > max_block_threads ||
+        block.x > max_block_threads || block.y > max_block_threads || block.z > 64 || grid.x > 0x7fffffffu ||
+        grid.y > 65535 || grid.z > 65535)
+        return fail(hipErrorInvalidConfiguration);
+    if (shared_bytes > max_shared_bytes) return fail(hipErrorInvalidValue);
+    if (tl_worker) return fail(hipErrorNotSupported); // no launches from kernels
+
+    launch_job job;
+    job.grid = grid;
+    job.block = block;
+    job.body = body;
+    job.closure = closure;
+    job.n_blocks = uint64_t(grid.x) * grid.y * grid.z;
+    {
+        std::lock_guard lock(launch_mutex());
+        the_pool().run(job);
+    }
+    return job.failed.load() ? fail(hipErrorLaunchFailure) : hipSuccess;
+}
+
+void hip_cpu_syncthreads(void)
+{
+    if (worker* w = tl_worker) w->block_lane(lane_state::barrier);
+}
+
+uint64_t hip_cpu_collective(int op, uint64_t value, int arg, int width, const char* file, unsigned line,
+                            unsigned column)
+{
+    worker* w = tl_worker;
+    if (!w) return op == hip_cpu_ballot ? (value != 0) : value;
+    lane& l = w->current();
+    l.op = op;
+    l.value = value;
+    l.arg = arg;
+    l.width = width;
+    l.file = file;
+    l.line = line;
+    l.column = column;
+    w->block_lane(lane_state::collective);
+    return w->current().result;
+}
+
+} // extern "C"

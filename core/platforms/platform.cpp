@@ -1,0 +1,183 @@
+// The platform library: the HIP calls the harness needs, behind the C table of platform_abi.h.
+// The same source is compiled against each platform's HIP (cpu, amd, nvidia).
+#include "wavebench/hip_check.h"
+#include "wavebench/hip_platform.h"
+#include "wavebench/platform_abi.h"
+
+#include <cstdio>
+#include <string>
+
+namespace {
+
+thread_local std::string tl_message;
+
+template <class F> wb_err guarded(F&& f) noexcept
+{
+    try {
+        f();
+        return nullptr;
+    } catch (const std::exception& e) {
+        tl_message = e.what();
+    } catch (...) {
+        tl_message = "unknown error";
+    }
+    return tl_message.c_str();
+}
+
+int g_device = 0;
+
+wb_err init(int32_t device, int32_t warp_size)
+{
+    return guarded([&] {
+        int count = 0;
+        const hipError_t e = hipGetDeviceCount(&count);
+        if (e != hipSuccess || count == 0)
+            throw std::runtime_error(std::string("no " WB_PLATFORM_NAME " device found (hipGetDeviceCount: ") +
+                                     hipGetErrorString(e) + ")");
+        if (device < 0 || device >= count)
+            throw std::runtime_error("device " + std::to_string(device) + " does not exist: " + std::to_string(count) +
+                                     " found");
+        HIP_CHECK(hipSetDevice(device));
+        g_device = device;
+        if (warp_size == 0) return;
+#if defined(__HIP_PLATFORM_WAVEBENCH_CPU__)
+        HIP_CHECK(hipCpuSetWarpSize(warp_size));
+#else
+        hipDeviceProp_t p;
+        HIP_CHECK(hipGetDeviceProperties(&p, device));
+        if (p.warpSize != warp_size)
+            throw std::runtime_error("the warp size of " + std::string(p.name) + " is fixed at " +
+                                     std::to_string(p.warpSize) + "; only the cpu platform can change it");
+#endif
+    });
+}
+
+wb_err device_info(wb_device_info* out)
+{
+    return guarded([&] {
+        hipDeviceProp_t p;
+        HIP_CHECK(hipGetDeviceProperties(&p, g_device));
+        *out = wb_device_info{};
+        std::snprintf(out->name, sizeof out->name, "%s", p.name);
+#if defined(__HIP_PLATFORM_NVIDIA__)
+        std::snprintf(out->arch, sizeof out->arch, "sm_%d%d", p.major, p.minor);
+#else
+        std::snprintf(out->arch, sizeof out->arch, "%.63s", p.gcnArchName);
+#endif
+        out->warp_size = p.warpSize;
+        out->multiprocessors = p.multiProcessorCount;
+        out->max_threads_per_block = p.maxThreadsPerBlock;
+        out->max_threads_per_multiprocessor = p.maxThreadsPerMultiProcessor;
+        out->regs_per_multiprocessor = p.regsPerMultiprocessor;
+        out->shared_per_block = int64_t(p.sharedMemPerBlock);
+        out->shared_per_multiprocessor = int64_t(p.maxSharedMemoryPerMultiProcessor);
+        out->total_memory = int64_t(p.totalGlobalMem);
+        out->l2_cache_bytes = p.l2CacheSize;
+        out->clock_mhz = p.clockRate / 1000.0;
+        out->memory_clock_mhz = p.memoryClockRate / 1000.0;
+        out->memory_bus_width = p.memoryBusWidth;
+        out->compute_major = p.major;
+        out->compute_minor = p.minor;
+    });
+}
+
+wb_err alloc(void** ptr, uint64_t bytes)
+{
+    return guarded([&] { HIP_CHECK(hipMalloc(ptr, bytes)); });
+}
+
+wb_err release(void* ptr)
+{
+    return guarded([&] { HIP_CHECK(hipFree(ptr)); });
+}
+
+wb_err copy(void* dst, const void* src, uint64_t bytes, int32_t kind)
+{
+    return guarded([&] { HIP_CHECK(hipMemcpy(dst, src, bytes, hipMemcpyKind(kind))); });
+}
+
+wb_err fill(void* ptr, int32_t byte, uint64_t bytes, void* stream)
+{
+    return guarded([&] { HIP_CHECK(hipMemsetAsync(ptr, byte, bytes, hipStream_t(stream))); });
+}
+
+wb_err stream_create(void** stream)
+{
+    return guarded([&] { HIP_CHECK(hipStreamCreate(reinterpret_cast<hipStream_t*>(stream))); });
+}
+
+wb_err stream_destroy(void* stream)
+{
+    return guarded([&] { HIP_CHECK(hipStreamDestroy(hipStream_t(stream))); });
+}
+
+wb_err stream_sync(void* stream)
+{
+    return guarded([&] { HIP_CHECK(hipStreamSynchronize(hipStream_t(stream))); });
+}
+
+wb_err event_create(void** event)
+{
+    return guarded([&] { HIP_CHECK(hipEventCreate(reinterpret_cast<hipEvent_t*>(event))); });
+}
+
+wb_err event_destroy(void* event)
+{
+    return guarded([&] { HIP_CHECK(hipEventDestroy(hipEvent_t(event))); });
+}
+
+wb_err event_record(void* event, void* stream)
+{
+    return guarded([&] { HIP_CHECK(hipEventRecord(hipEvent_t(event), hipStream_t(stream))); });
+}
+
+wb_err event_elapsed_ms(float* ms, void* start, void* stop)
+{
+    return guarded([&] { HIP_CHECK(hipEventElapsedTime(ms, hipEvent_t(start), hipEvent_t(stop))); });
+}
+
+wb_err kernel_resources(const void* fn, int32_t block_size, uint64_t dynamic_shared, wb_kernel_resources* out)
+{
+    return guarded([&] {
+        hipFuncAttributes a;
+        HIP_CHECK(hipFuncGetAttributes(&a, fn));
+        int blocks = 0;
+        HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fn, block_size, dynamic_shared));
+#if defined(__HIP_PLATFORM_WAVEBENCH_CPU__)
+        const bool known = false; // g++ does not tell what a kernel's lanes hold
+#else
+        const bool known = true;
+#endif
+        *out = wb_kernel_resources{};
+        out->registers = known ? a.numRegs : -1;
+        out->static_shared_bytes = known ? int64_t(a.sharedSizeBytes) : -1;
+        out->local_bytes = known ? int64_t(a.localSizeBytes) : -1;
+        out->max_threads_per_block = a.maxThreadsPerBlock;
+        out->active_blocks = blocks;
+    });
+}
+
+const wb_platform table = {sizeof(wb_platform),
+                           WB_PLATFORM_ABI_VERSION,
+                           WB_PLATFORM_NAME,
+                           init,
+                           device_info,
+                           alloc,
+                           release,
+                           copy,
+                           fill,
+                           stream_create,
+                           stream_destroy,
+                           stream_sync,
+                           event_create,
+                           event_destroy,
+                           event_record,
+                           event_elapsed_ms,
+                           kernel_resources};
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) const wb_platform* wavebench_platform(uint32_t host_abi_version)
+{
+    return host_abi_version == WB_PLATFORM_ABI_VERSION ? &table : nullptr;
+}

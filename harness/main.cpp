@@ -1,0 +1,337 @@
+// wavebench: runs GPU kernel variants (plugins) from TOML suites, verifies every result against
+// a CPU reference and reports time, throughput against the machine's ceiling, and resources.
+#include "harness/platform.h"
+#include "harness/plugins.h"
+#include "harness/probe.h"
+#include "harness/report.h"
+#include "harness/runner.h"
+#include "harness/suite.h"
+
+#include <CLI/CLI.hpp>
+
+#include <ctime>
+#include <iostream>
+
+namespace wb {
+extern const char* const tool_version;
+}
+
+namespace {
+
+using namespace wb;
+namespace fs = std::filesystem;
+
+/// Exit statuses (also in --help).
+enum exit_status { exit_ok = 0, exit_failures = 1, exit_bad_input = 2, exit_no_platform = 3 };
+
+struct platform_options {
+    std::string name = "auto";
+    int device = 0;
+    int warp_size = 0;
+    std::vector<std::string> plugin_dirs;
+};
+
+void add_platform_options(CLI::App* cmd, platform_options& o, bool device_options = true)
+{
+    cmd->add_option("--platform", o.name, "cpu, amd, nvidia, or auto: the first of nvidia, amd, cpu with a device")
+        ->capture_default_str();
+    cmd->add_option("--plugins", o.plugin_dirs,
+                    "another plugin directory (repeatable; DIR/<platform>/ is searched too); "
+                    "WAVEBENCH_PLUGIN_PATH adds more");
+    if (!device_options) return;
+    cmd->add_option("--device", o.device, "device index")->capture_default_str();
+    cmd->add_option("--warp-size", o.warp_size, "cpu platform: wavefront width, 32 or 64 (default 64)")
+        ->check(CLI::IsMember({32, 64}));
+}
+
+/// Opens the platform asked for; with "auto" the best one built here that has a device.
+std::shared_ptr<platform> open_platform(const platform_options& o)
+{
+    if (o.name != "auto") {
+        auto p = platform::load(o.name);
+        p->init(o.device, o.warp_size);
+        return p;
+    }
+    std::string why;
+    for (const auto& name : platform::built()) {
+        try {
+            auto p = platform::load(name);
+            p->init(o.device, name == "cpu" ? o.warp_size : 0);
+            return p;
+        } catch (const platform_unavailable& e) {
+            why += "\n  " + name + ": " + e.what();
+        }
+    }
+    throw platform_unavailable("no platform could be started:" + why);
+}
+
+plugin_registry load_plugins(const std::string& platform, const std::vector<std::string>& dirs)
+{
+    plugin_registry reg(platform);
+    for (const auto& d : plugin_directories(platform, dirs)) reg.add_directory(d);
+    return reg;
+}
+
+void warn_rejections(const plugin_registry& reg)
+{
+    for (const auto& r : reg.rejections()) std::cerr << "warning: plugin " << r.path.string() << " " << r.reason << "\n";
+}
+
+std::string device_line(const platform& p)
+{
+    const auto& d = p.device();
+    std::string s = p.name() + ": " + d.name + " (" + d.arch + ", " + std::to_string(d.multiprocessors) +
+                    (p.name() == "cpu" ? " workers" : " multiprocessors") + ", warp " + std::to_string(d.warp_size) + ")";
+    return s;
+}
+
+// ---- list -------------------------------------------------------------------------------------
+int cmd_list(const platform_options& o, bool json)
+{
+    std::shared_ptr<platform> p;
+    std::string device_problem;
+    std::string name = o.name;
+    try {
+        p = open_platform(o);
+        name = p->name();
+    } catch (const platform_unavailable& e) {
+        if (o.name == "auto") name = "cpu";
+        device_problem = e.what();
+    }
+    const plugin_registry reg = load_plugins(name, o.plugin_dirs);
+    if (json) {
+        nlohmann::json plugins = nlohmann::json::array(), rejected = nlohmann::json::array();
+        for (const auto& pl : reg.plugins()) {
+            const wb_plugin& d = *pl.desc;
+            nlohmann::json kernels = nlohmann::json::array(), tunables = nlohmann::json::array();
+            for (uint32_t i = 0; i < d.n_kernels; ++i) kernels.push_back(d.kernels[i].name);
+            for (uint32_t i = 0; i < d.n_tunables; ++i) {
+                const wb_tunable& t = d.tunables[i];
+                tunables.push_back({{"name", t.name},
+                                    {"default", t.default_value},
+                                    {"allowed", describe_allowed(t)},
+                                    {"help", t.help ? t.help : ""}});
+            }
+            plugins.push_back({{"family", d.family},
+                               {"variant", d.variant},
+                               {"summary", d.summary ? d.summary : ""},
+                               {"seed", d.seed ? d.seed : ""},
+                               {"platform", d.platform},
+                               {"path", pl.path.string()},
+                               {"baseline", pl.fam->baseline == d.variant},
+                               {"kernels", kernels},
+                               {"tunables", tunables}});
+        }
+        for (const auto& r : reg.rejections()) rejected.push_back({{"path", r.path.string()}, {"reason", r.reason}});
+        nlohmann::json doc{{"platform", name},
+                           {"device", p ? device_json(p->device()) : nlohmann::json()},
+                           {"device_problem", device_problem.empty() ? nlohmann::json() : nlohmann::json(device_problem)},
+                           {"plugins", plugins},
+                           {"rejected", rejected}};
+        std::cout << doc.dump(2) << "\n";
+        return exit_ok;
+    }
+    std::cout << "platform " << (p ? device_line(*p) : name + ": no device (" + device_problem + ")") << "\n\n";
+    for (const auto& pl : reg.plugins()) {
+        const wb_plugin& d = *pl.desc;
+        std::cout << pl.name() << (pl.fam->baseline == d.variant ? "  (baseline)" : "") << "\n    " << d.summary
+                  << "\n    seed " << d.seed << "\n";
+        for (uint32_t i = 0; i < d.n_tunables; ++i) {
+            const wb_tunable& t = d.tunables[i];
+            std::cout << "    " << t.name << " = " << t.default_value << "  [" << describe_allowed(t) << "]  " << t.help
+                      << "\n";
+        }
+    }
+    if (reg.plugins().empty()) std::cout << "no plugins loaded\n";
+    if (!reg.rejections().empty()) {
+        std::cout << "\nnot loaded:\n";
+        for (const auto& r : reg.rejections()) std::cout << "  " << r.path.string() << " " << r.reason << "\n";
+    }
+    return exit_ok;
+}
+
+// ---- ceilings ---------------------------------------------------------------------------------
+ceilings get_ceilings(platform& p, bool reprobe)
+{
+    if (!reprobe)
+        if (auto c = load_ceilings(p)) return *c;
+    std::cerr << "measuring the ceilings of " << p.device().name << " (once; cached in "
+              << ceiling_cache_path(p).string() << ", --reprobe measures again)\n";
+    try {
+        probe_report r = probe(p, size_t(256) << 20);
+        save_ceilings(p, r);
+        return r.values;
+    } catch (const std::exception& e) {
+        std::cerr << "warning: no ceilings, so no fraction_of_ceiling: " << e.what() << "\n";
+        return {};
+    }
+}
+
+// ---- run --------------------------------------------------------------------------------------
+struct run_options {
+    std::string suite_file;
+    std::string filter;
+    std::string out;
+    int repetitions = 0;
+    int warmup = -1;
+    bool no_ceilings = false;
+    bool reprobe = false;
+};
+
+std::string default_out(const std::string& suite, const std::string& platform)
+{
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    localtime_r(&t, &tm);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    return "wavebench-results/" + suite + "-" + platform + "-" + stamp + ".json";
+}
+
+int cmd_run(const platform_options& po, const run_options& o, const std::string& command)
+{
+    const suite s = parse_suite_file(o.suite_file); // suite_error: exit_bad_input
+    auto p = open_platform(po);
+    const plugin_registry reg = load_plugins(p->name(), po.plugin_dirs);
+    warn_rejections(reg);
+
+    const ceilings c = o.no_ceilings ? ceilings{} : get_ceilings(*p, o.reprobe);
+    const runner r(p, reg, c);
+    const std::vector<config> configs = r.plan(s, o.filter);
+
+    run_context ctx;
+    ctx.command = command;
+    ctx.platform = p->name();
+    ctx.device = p->device();
+    ctx.warp_size = p->device().warp_size;
+    ctx.machine_ceilings = c;
+    ctx.suite_name = s.name;
+    ctx.suite_file = o.suite_file;
+    ctx.suite_description = s.description;
+    ctx.settings = {o.repetitions > 0 ? o.repetitions : s.repetitions, o.warmup >= 0 ? o.warmup : s.warmup, s.seed};
+    ctx.rejected = reg.rejections();
+    ctx.started = utc_now();
+    const fs::path out = o.out.empty() ? default_out(s.name, p->name()) : o.out;
+    write_json(out, results_document(ctx, {}, false)); // fails now, not after an hour of measuring
+
+    std::cout << "suite " << s.name << " (" << o.suite_file << "): " << configs.size() << " configurations, "
+              << ctx.settings.repetitions << " repetitions after " << ctx.settings.warmup << " warm-up, seed "
+              << ctx.settings.seed << "\n"
+              << "platform " << device_line(*p) << "\n";
+    for (const auto& [k, v] : c)
+        if (k == "read_bandwidth")
+            std::cout << "ceiling " << k << " " << v.value << " " << v.unit << " (" << v.what << ", " << v.measured << ")\n";
+    std::cout << "\n";
+
+    std::string unit;
+    for (const auto& cfg : configs)
+        if (unit.empty()) unit = cfg.plug->fam->metric.unit;
+    console_table table(std::cout, configs, unit);
+    table.header();
+    const auto results = r.run(configs, ctx.settings, [&](const result& res, const std::vector<result>& all) {
+        table.row(res);
+        write_json(out, results_document(ctx, all, false));
+    });
+    write_json(out, results_document(ctx, results, true));
+
+    size_t counts[4] = {};
+    for (const auto& res : results) ++counts[int(res.st)];
+    std::cout << "\n"
+              << counts[int(status::verified)] << " verified, " << counts[int(status::failed)] << " failed verification, "
+              << counts[int(status::error)] << " errors, " << counts[int(status::skipped)] << " skipped\n"
+              << "results: " << out.string() << "\n";
+    const bool bad = counts[int(status::failed)] + counts[int(status::error)] > 0;
+    if (bad) {
+        std::cout << "\nnot verified:\n";
+        for (const auto& res : results)
+            if (res.st == status::failed || res.st == status::error)
+                std::cout << "  " << res.family << "/" << res.variant << " "
+                          << params_text(res.family_params, res.tunables) << ": " << res.message << "\n";
+    }
+    return bad ? exit_failures : exit_ok;
+}
+
+// ---- probe ------------------------------------------------------------------------------------
+int cmd_probe(const platform_options& po, const std::string& out, int mib)
+{
+    auto p = open_platform(po);
+    std::cout << "probing " << device_line(*p) << " over " << mib << " MiB\n\n";
+    const probe_report r = probe(*p, size_t(mib) << 20);
+    save_ceilings(*p, r);
+    for (const auto& [k, v] : r.values) std::cout << "  " << k << ": " << v.value << " " << v.unit << "  (" << v.what << ")\n";
+    for (const auto& [k, v] : r.details.items()) std::cout << "  " << k << ": " << v.dump() << "\n";
+    std::cout << "\ncached in " << ceiling_cache_path(*p).string() << "\n";
+    if (!out.empty()) {
+        write_json(out, {{"tool_version", tool_version},
+                         {"measured", utc_now()},
+                         {"platform", p->name()},
+                         {"device", device_json(p->device())},
+                         {"ceilings", ceilings_json(r.values)},
+                         {"details", r.details}});
+        std::cout << "written to " << out << "\n";
+    }
+    return exit_ok;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    CLI::App app{"wavebench: GPU kernel variants as plugins, verified against a CPU reference and measured.\n"
+                 "Exit status: 0 all verified (or skipped), 1 a configuration failed verification or errored,\n"
+                 "2 bad input (arguments, suite, filter), 3 the platform or its device is unavailable."};
+    app.set_version_flag("--version", std::string("wavebench ") + tool_version);
+    app.require_subcommand(1);
+
+    platform_options po;
+    bool json = false;
+    auto* list = app.add_subcommand("list", "List the plugins of a platform, and those that could not be loaded");
+    add_platform_options(list, po);
+    list->add_flag("--json", json, "print JSON");
+
+    run_options ro;
+    auto* run = app.add_subcommand("run", "Run a TOML suite: every configuration measured and verified");
+    run->add_option("suite", ro.suite_file, "suite file, e.g. suites/quick.toml")->required();
+    add_platform_options(run, po);
+    run->add_option("--filter", ro.filter, "run only family/variant names matching this glob, e.g. 'reduce/tree*'");
+    run->add_option("--out", ro.out,
+                    "results JSON (rewritten after every configuration); "
+                    "default wavebench-results/<suite>-<platform>-<time>.json");
+    run->add_option("--repetitions", ro.repetitions, "measured runs per configuration (overrides the suite)")
+        ->check(CLI::Range(1, 1000000));
+    run->add_option("--warmup", ro.warmup, "unmeasured runs first (overrides the suite)")->check(CLI::Range(0, 1000000));
+    run->add_flag("--no-ceilings", ro.no_ceilings, "do not probe or report the fraction of the machine's ceiling");
+    run->add_flag("--reprobe", ro.reprobe, "measure the machine's ceilings again instead of using the cached ones");
+
+    std::string probe_out;
+    int probe_mib = 256;
+    auto* probe = app.add_subcommand("probe", "Measure the machine's ceilings (memory bandwidth; the reference's speed)");
+    add_platform_options(probe, po);
+    probe->add_option("--out", probe_out, "also write the measurements to this JSON file");
+    probe->add_option("--mib", probe_mib, "memory to stream over, in MiB")->capture_default_str()->check(CLI::Range(16, 65536));
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? exit_ok : exit_bad_input;
+    }
+
+    std::string command;
+    for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
+    try {
+        if (*list) return cmd_list(po, json);
+        if (*run) return cmd_run(po, ro, command);
+        if (*probe) return cmd_probe(po, probe_out, probe_mib);
+    } catch (const suite_error& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return exit_bad_input;
+    } catch (const platform_unavailable& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return exit_no_platform;
+    } catch (const std::exception& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return exit_bad_input;
+    }
+    return exit_ok;
+}

@@ -1,0 +1,104 @@
+// The platform library the harness runs on (libwavebench_platform_<name>.so), loaded with
+// Boost.DLL, and RAII handles for what it allocates.
+#pragma once
+
+#include "wavebench/platform_abi.h"
+
+#ifndef BOOST_DLL_USE_STD_FS
+#define BOOST_DLL_USE_STD_FS // Boost.DLL on std::filesystem (also set by CMake)
+#endif
+#include <boost/dll/shared_library.hpp>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+/// The platform could not be started (library missing, no device): the run cannot go on.
+struct platform_unavailable : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+class platform {
+public:
+    /// Loads the platform library built next to the executable (<bin>/../lib).
+    static std::shared_ptr<platform> load(const std::string& name);
+    /// The platforms this build has a library for, best first (nvidia, amd, cpu).
+    static std::vector<std::string> built();
+    /// <bin>/.. : the build folder the executable belongs to.
+    static std::filesystem::path build_dir();
+
+    platform(const platform&) = delete;
+    platform& operator=(const platform&) = delete;
+
+    const std::string& name() const { return name_; }
+    /// Selects the device (and on cpu the warp size). Throws platform_unavailable.
+    void init(int device, int warp_size);
+    const wb_device_info& device() const { return device_; }
+    const wb_platform& api() const { return *api_; }
+
+    /// Throws std::runtime_error("<what>: <message>") if `e` is an error.
+    static void check(wb_err e, const std::string& what);
+
+    void copy_to_device(void* dst, const void* src, size_t bytes) const;
+    void copy_to_host(void* dst, const void* src, size_t bytes) const;
+
+private:
+    platform(boost::dll::shared_library lib, const wb_platform* api, std::string name);
+    boost::dll::shared_library lib_;
+    const wb_platform* api_;
+    std::string name_;
+    wb_device_info device_{};
+};
+
+/// Device memory.
+class device_buffer {
+public:
+    device_buffer() = default;
+    device_buffer(std::shared_ptr<platform> p, size_t bytes);
+    device_buffer(device_buffer&& o) noexcept { swap(o); }
+    device_buffer& operator=(device_buffer&& o) noexcept
+    {
+        swap(o);
+        return *this;
+    }
+    ~device_buffer();
+    void* get() const { return ptr_; }
+    size_t bytes() const { return bytes_; }
+
+private:
+    void swap(device_buffer& o) noexcept
+    {
+        std::swap(p_, o.p_);
+        std::swap(ptr_, o.ptr_);
+        std::swap(bytes_, o.bytes_);
+    }
+    std::shared_ptr<platform> p_;
+    void* ptr_ = nullptr;
+    size_t bytes_ = 0;
+};
+
+/// A stream and the two events that time the region enqueued between them.
+class timed_stream {
+public:
+    explicit timed_stream(std::shared_ptr<platform> p);
+    ~timed_stream();
+    timed_stream(const timed_stream&) = delete;
+    timed_stream& operator=(const timed_stream&) = delete;
+    void* get() const { return stream_; }
+    void start();
+    void stop();
+    void sync();
+    /// Milliseconds between start() and stop() (after sync()).
+    float elapsed_ms();
+
+private:
+    std::shared_ptr<platform> p_;
+    void* stream_ = nullptr;
+    void* start_ = nullptr;
+    void* stop_ = nullptr;
+};
+
+} // namespace wb

@@ -1,0 +1,32 @@
+// `wavebench probe`: the machine's ceilings, which results are reported against. Cached per
+// platform and device, so `run` measures them only once (or again with --reprobe).
+#pragma once
+
+#include "harness/platform.h"
+#include "harness/runner.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <optional>
+
+namespace wb {
+
+struct probe_report {
+    ceilings values;
+    nlohmann::json details; // every measurement, for the probe's own output
+};
+
+/// Measures the platform's ceilings. On cpu: read bandwidth of one thread and of all threads,
+/// copy bandwidth, and the xsimd reference against the scalar oracle, over `bytes` of memory.
+probe_report probe(platform& p, size_t bytes);
+
+/// Where the ceilings of this platform and device are cached.
+std::filesystem::path ceiling_cache_path(const platform& p);
+std::optional<ceilings> load_ceilings(const platform& p);
+void save_ceilings(const platform& p, const probe_report& r);
+
+/// Now, as "2026-11-22T10:00:00Z".
+std::string utc_now();
+
+} // namespace wb

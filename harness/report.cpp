@@ -1,0 +1,200 @@
+#include "harness/report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <ostream>
+
+namespace wb {
+
+extern const char* const tool_version;
+
+namespace {
+
+nlohmann::json value_json(const value& v)
+{
+    if (auto i = std::get_if<int64_t>(&v)) return *i;
+    if (auto d = std::get_if<double>(&v)) return *d;
+    return std::get<std::string>(v);
+}
+
+nlohmann::json stats_json(const summary& s)
+{
+    return {{"min", s.min},       {"median", s.median},         {"max", s.max},
+            {"mean", s.mean},     {"rel_stddev", s.rel_stddev}, {"samples", s.samples}};
+}
+
+template <class T> nlohmann::json opt(const std::optional<T>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
+
+nlohmann::json known(int64_t v) { return v >= 0 ? nlohmann::json(v) : nlohmann::json(); }
+
+nlohmann::json kernel_json(const kernel_report& k)
+{
+    const auto& r = k.resources;
+    nlohmann::json j{{"name", k.name},
+                     {"block_size", k.block_size},
+                     {"registers", known(r.registers)},
+                     {"sgprs", nullptr},
+                     {"agprs", nullptr},
+                     {"lds_bytes", r.static_shared_bytes >= 0 ? nlohmann::json(r.static_shared_bytes + k.dynamic_lds_bytes)
+                                                              : nlohmann::json()},
+                     {"dynamic_lds_bytes", k.dynamic_lds_bytes},
+                     {"scratch_bytes", known(r.local_bytes)},
+                     {"occupancy", nullptr},
+                     {"limiter", nullptr}};
+    if (k.occ) {
+        j["occupancy"] = {{"value", k.occ->value}, {"max", k.occ->max}, {"unit", k.occ->unit}};
+        if (!k.occ->limiter.empty()) j["limiter"] = k.occ->limiter;
+    }
+    return j;
+}
+
+nlohmann::json result_json(const result& r, const std::string& unit, const std::string& metric_name)
+{
+    nlohmann::json params = nlohmann::json::object();
+    for (const auto* m : {&r.family_params, &r.tunables})
+        for (const auto& [k, v] : *m) params[k] = value_json(v);
+    const bool measured = r.time_ms.samples > 0;
+    nlohmann::json kernels = nlohmann::json::array();
+    for (const auto& k : r.kernels) kernels.push_back(kernel_json(k));
+    return {{"family", r.family},
+            {"variant", r.variant},
+            {"params", params},
+            {"status", to_string(r.st)},
+            {"verified", r.st == status::verified},
+            {"error", r.st == status::failed || r.st == status::error ? nlohmann::json(r.message) : nlohmann::json()},
+            {"skip_reason", r.st == status::skipped ? nlohmann::json(r.message) : nlohmann::json()},
+            {"note", r.note.empty() ? nlohmann::json() : nlohmann::json(r.note)},
+            {"seed", r.seed},
+            {"input_sets", r.input_sets},
+            {"time_ms", measured ? nlohmann::json(r.time_ms.median) : nlohmann::json()},
+            {"time_ms_stats", measured ? stats_json(r.time_ms) : nlohmann::json()},
+            {"wall_ms", measured ? nlohmann::json(r.wall_ms.median) : nlohmann::json()},
+            {"wall_ms_stats", measured ? stats_json(r.wall_ms) : nlohmann::json()},
+            {"prepare_ms", r.prepare_ms},
+            {"noisy", r.noisy},
+            {"metric",
+             r.st == status::verified ? nlohmann::json{{"name", metric_name}, {"value", r.metric_value}, {"unit", unit}}
+                                      : nlohmann::json()},
+            {"fraction_of_ceiling", opt(r.fraction_of_ceiling)},
+            {"speedup_vs_baseline", opt(r.speedup_vs_baseline)},
+            {"kernels", kernels}};
+}
+
+} // namespace
+
+nlohmann::json ceilings_json(const ceilings& c)
+{
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& [k, v] : c) j[k] = {{"value", v.value}, {"unit", v.unit}, {"what", v.what}, {"measured", v.measured}};
+    return j;
+}
+
+nlohmann::json device_json(const wb_device_info& d)
+{
+    return {{"name", d.name},
+            {"arch", d.arch},
+            {"warp_size", d.warp_size},
+            {"multiprocessors", d.multiprocessors},
+            {"clock_mhz", d.clock_mhz},
+            {"memory_clock_mhz", d.memory_clock_mhz},
+            {"memory_bus_width", d.memory_bus_width},
+            {"memory_bytes", d.total_memory},
+            {"l2_cache_bytes", d.l2_cache_bytes},
+            {"shared_per_block", d.shared_per_block},
+            {"max_threads_per_block", d.max_threads_per_block}};
+}
+
+nlohmann::json results_document(const run_context& ctx, const std::vector<result>& results, bool complete)
+{
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& r : results) {
+        const family* f = find_family(r.family);
+        rows.push_back(result_json(r, f ? f->metric.unit : "", f ? f->metric.name : ""));
+    }
+    nlohmann::json rejected = nlohmann::json::array();
+    for (const auto& x : ctx.rejected) rejected.push_back({{"path", x.path.string()}, {"reason", x.reason}});
+    return {{"schema_version", 1},
+            {"tool_version", tool_version},
+            {"started", ctx.started},
+            {"complete", complete},
+            {"command", ctx.command},
+            {"platform", ctx.platform},
+            {"platform_options", {{"warp_size", ctx.warp_size}}},
+            {"device", device_json(ctx.device)},
+            {"ceilings", ceilings_json(ctx.machine_ceilings)},
+            {"suite",
+             {{"name", ctx.suite_name},
+              {"file", ctx.suite_file},
+              {"description", ctx.suite_description},
+              {"seed", ctx.settings.seed},
+              {"repetitions", ctx.settings.repetitions},
+              {"warmup", ctx.settings.warmup}}},
+            {"plugins_rejected", rejected},
+            {"results", rows}};
+}
+
+void write_json(const std::filesystem::path& path, const nlohmann::json& doc)
+{
+    std::error_code ec;
+    if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+    const std::filesystem::path tmp = path.string() + ".partial";
+    {
+        std::ofstream out(tmp);
+        if (!out) throw std::runtime_error("cannot write " + tmp.string());
+        out << doc.dump(2) << "\n";
+        if (!out) throw std::runtime_error("writing " + tmp.string() + " failed");
+    }
+    std::filesystem::rename(tmp, path);
+}
+
+std::string format_ms(double ms)
+{
+    char buf[32];
+    if (ms < 1) std::snprintf(buf, sizeof buf, "%.2f us", ms * 1e3);
+    else if (ms < 1000) std::snprintf(buf, sizeof buf, "%.3f ms", ms);
+    else std::snprintf(buf, sizeof buf, "%.2f s", ms / 1e3);
+    return buf;
+}
+
+console_table::console_table(std::ostream& os, const std::vector<config>& planned, std::string metric_unit)
+    : os_(os), unit_(std::move(metric_unit))
+{
+    for (const auto& c : planned) {
+        variant_w_ = std::max(variant_w_, c.plug->name().size());
+        params_w_ = std::max(params_w_, params_text(c.family_params, c.tunables).size());
+    }
+}
+
+void console_table::header()
+{
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%-*s  %-*s  %11s %6s  %11s  %9s %6s %8s  %s", int(variant_w_), "variant",
+                  int(params_w_), "params", "time", "±", "wall", unit_.c_str(), "%ceil", "speedup", "check");
+    os_ << buf << "\n" << std::string(std::string(buf).size(), '-') << "\n";
+}
+
+void console_table::row(const result& r)
+{
+    const std::string name = r.family + "/" + r.variant, params = params_text(r.family_params, r.tunables);
+    char buf[1024];
+    if (r.time_ms.samples == 0) {
+        std::snprintf(buf, sizeof buf, "%-*s  %-*s  %11s %6s  %11s  %9s %6s %8s  %s", int(variant_w_), name.c_str(),
+                      int(params_w_), params.c_str(), "-", "", "-", "-", "-", "-", to_string(r.st));
+    } else {
+        char rsd[16], metric[16] = "-", frac[16] = "-", speed[16] = "-";
+        std::snprintf(rsd, sizeof rsd, "%.1f%%", 100 * r.time_ms.rel_stddev);
+        if (r.st == status::verified) std::snprintf(metric, sizeof metric, "%.2f", r.metric_value);
+        if (r.fraction_of_ceiling) std::snprintf(frac, sizeof frac, "%.0f%%", 100 * *r.fraction_of_ceiling);
+        if (r.speedup_vs_baseline) std::snprintf(speed, sizeof speed, "%.2fx", *r.speedup_vs_baseline);
+        std::snprintf(buf, sizeof buf, "%-*s  %-*s  %11s %6s  %11s  %9s %6s %8s  %s", int(variant_w_), name.c_str(),
+                      int(params_w_), params.c_str(), format_ms(r.time_ms.median).c_str(), rsd,
+                      format_ms(r.wall_ms.median).c_str(), metric, frac, speed,
+                      r.st == status::verified ? (r.noisy ? "ok (noisy)" : "ok") : to_string(r.st));
+    }
+    os_ << buf << "\n";
+    if (r.st != status::verified) os_ << "    " << to_string(r.st) << ": " << r.message << "\n";
+    os_.flush();
+}
+
+} // namespace wb

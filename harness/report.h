@@ -1,0 +1,49 @@
+// What a run reports: the results JSON (docs/results-schema.md) and the console table.
+#pragma once
+
+#include "harness/runner.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <iosfwd>
+
+namespace wb {
+
+struct run_context {
+    std::string command;
+    std::string platform;
+    wb_device_info device{};
+    int warp_size = 0;
+    ceilings machine_ceilings;
+    std::string suite_name, suite_file, suite_description;
+    run_settings settings;
+    std::vector<rejection> rejected;
+    std::string started;
+};
+
+nlohmann::json results_document(const run_context& ctx, const std::vector<result>& results, bool complete);
+
+/// Writes through a temporary file and a rename: a reader never sees half a document.
+void write_json(const std::filesystem::path& path, const nlohmann::json& doc);
+
+nlohmann::json device_json(const wb_device_info& d);
+nlohmann::json ceilings_json(const ceilings& c);
+
+/// "12.3 us", "4.56 ms", "1.20 s"
+std::string format_ms(double ms);
+
+/// The console table, printed a row at a time as results arrive.
+class console_table {
+public:
+    console_table(std::ostream& os, const std::vector<config>& planned, std::string metric_unit);
+    void header();
+    void row(const result& r);
+
+private:
+    std::ostream& os_;
+    size_t variant_w_ = 7, params_w_ = 6;
+    std::string unit_;
+};
+
+} // namespace wb

@@ -1,0 +1,394 @@
+#include "harness/runner.h"
+
+#include "core/compare.h"
+#include "core/random.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <fnmatch.h>
+#include <set>
+
+namespace wb {
+
+const char* to_string(status s)
+{
+    switch (s) {
+    case status::verified: return "verified";
+    case status::failed: return "failed";
+    case status::error: return "error";
+    case status::skipped: return "skipped";
+    }
+    return "?";
+}
+
+std::string params_text(const param_map& family_params, const param_map& tunables)
+{
+    std::string s;
+    for (const auto* m : {&family_params, &tunables})
+        for (const auto& [k, v] : *m) s += (s.empty() ? "" : " ") + k + "=" + to_string(v);
+    return s;
+}
+
+namespace {
+
+/// Calls f(values) for every combination of the axes' values (the cartesian product).
+template <class F> void for_each_combination(const std::vector<const axis*>& axes, F&& f)
+{
+    std::vector<size_t> idx(axes.size(), 0);
+    for (;;) {
+        param_map m;
+        for (size_t i = 0; i < axes.size(); ++i) m[axes[i]->name] = axes[i]->values[idx[i]].v;
+        f(m);
+        size_t k = 0;
+        for (; k < axes.size(); ++k) {
+            if (++idx[k] < axes[k]->values.size()) break;
+            idx[k] = 0;
+        }
+        if (k == axes.size()) return;
+    }
+}
+
+std::string names(const std::vector<const plugin*>& ps)
+{
+    std::string s;
+    for (const auto* p : ps) s += (s.empty() ? "" : ", ") + std::string(p->variant());
+    return s.empty() ? "none" : s;
+}
+
+occupancy describe_occupancy(const std::string& platform, const wb_device_info& d, const wb_kernel_resources& r,
+                             int block)
+{
+    occupancy o;
+    if (platform == "cpu") {
+        o = {double(r.active_blocks), 1, "blocks per worker", r.active_blocks ? "one block per worker thread" : "block size"};
+        return o;
+    }
+    const int warps_per_block = (block + d.warp_size - 1) / d.warp_size;
+    o.value = double(r.active_blocks * warps_per_block);
+    o.max = double(d.max_threads_per_multiprocessor / d.warp_size);
+    o.unit = platform == "nvidia" ? "warps per SM" : "waves per CU";
+    return o;
+}
+
+const char* poison_note(int byte) { return byte == 0xA5 ? "0xa5 poison" : "0x5a poison"; }
+
+} // namespace
+
+std::vector<config> runner::plan(const suite& s, const std::string& filter) const
+{
+    std::vector<config> out;
+    size_t group = 0;
+    for (size_t bi = 0; bi < s.benchmarks.size(); ++bi) {
+        const benchmark_spec& b = s.benchmarks[bi];
+        const family& fam = *b.fam;
+
+        // The variants: every glob must match a loaded plugin.
+        std::vector<const plugin*> chosen;
+        for (size_t i = 0; i < b.variants.size(); ++i) {
+            auto m = plugins_.match(fam.name, b.variants[i]);
+            if (m.empty())
+                throw suite_error(b.variant_pos[i], "no " + plugins_.platform() + " plugin of family " + fam.name +
+                                                        " matches '" + b.variants[i] + "' (loaded: " +
+                                                        names(plugins_.of_family(fam.name)) + ")");
+            for (const auto* p : m)
+                if (std::find(chosen.begin(), chosen.end(), p) == chosen.end()) chosen.push_back(p);
+        }
+        // The baseline first, so that every later result can show its speedup at once.
+        std::stable_sort(chosen.begin(), chosen.end(), [&](const plugin* x, const plugin* y) {
+            return (x->variant() == fam.baseline) > (y->variant() == fam.baseline);
+        });
+
+        // Tunable axes: each must be a tunable of a chosen variant, and each value allowed by one.
+        for (const axis& a : b.tunable_axes) {
+            std::vector<const plugin*> having;
+            for (const auto* p : chosen)
+                if (p->tunable(a.name)) having.push_back(p);
+            if (having.empty()) {
+                std::set<std::string> known;
+                for (const auto* p : chosen)
+                    for (uint32_t i = 0; i < p->desc->n_tunables; ++i) known.insert(p->desc->tunables[i].name);
+                std::string list;
+                for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+                std::string params;
+                for (const auto& p : fam.params) params += (params.empty() ? "" : ", ") + p.name;
+                throw suite_error(a.pos, "'" + a.name + "' is neither a parameter of family " + fam.name + " (" + params +
+                                             ") nor a tunable of the selected variants (" +
+                                             (list.empty() ? "none" : list) + ")");
+            }
+            for (const axis_value& v : a.values) {
+                const int64_t* i = std::get_if<int64_t>(&v.v);
+                if (!i) throw suite_error(v.pos, "tunable '" + a.name + "' takes integers");
+                std::string why;
+                bool anyone = false;
+                for (const auto* p : having) {
+                    const std::string w = check_tunable(*p->tunable(a.name), *i);
+                    anyone |= w.empty();
+                    if (!w.empty()) why += "; " + p->name() + ": " + w;
+                }
+                if (!anyone)
+                    throw suite_error(v.pos, a.name + " = " + std::to_string(*i) + " is allowed by no selected variant" + why);
+            }
+        }
+
+        std::vector<const axis*> fam_axes;
+        for (const auto& a : b.family_axes) fam_axes.push_back(&a);
+        for_each_combination(fam_axes, [&](const param_map& fp) {
+            if (std::string why = fam.check(fp); !why.empty())
+                throw suite_error(b.pos, "impossible parameters (" + params_text(fp, {}) + "): " + why);
+            for (const plugin* p : chosen) {
+                std::vector<const axis*> tun_axes;
+                for (const auto& a : b.tunable_axes)
+                    if (p->tunable(a.name)) tun_axes.push_back(&a);
+                for_each_combination(tun_axes, [&](const param_map& given) {
+                    config c{bi, group, p, fp, {}, ""};
+                    for (uint32_t i = 0; i < p->desc->n_tunables; ++i) {
+                        const wb_tunable& t = p->desc->tunables[i];
+                        auto it = given.find(t.name);
+                        const int64_t v = it != given.end() ? std::get<int64_t>(it->second) : t.default_value;
+                        c.tunables[t.name] = v;
+                        if (std::string w = check_tunable(t, v); !w.empty() && c.skip.empty())
+                            c.skip = std::string(t.name) + " = " + std::to_string(v) + " is not allowed: " + w;
+                    }
+                    out.push_back(std::move(c));
+                });
+            }
+            ++group;
+        });
+    }
+    if (!filter.empty()) {
+        std::erase_if(out, [&](const config& c) { return fnmatch(filter.c_str(), c.plug->name().c_str(), 0) != 0; });
+        if (out.empty()) throw std::runtime_error("--filter '" + filter + "' matches no configuration of the suite");
+    }
+    return out;
+}
+
+struct runner::group_data {
+    std::vector<host_buffer> inputs, expected, actual;
+    std::vector<std::vector<device_buffer>> input_sets; // rotated so repeated runs do not hit the cache
+    std::vector<device_buffer> outputs;
+    uint64_t seed = 0;
+    std::string setup_error;
+};
+
+std::vector<result> runner::run(const std::vector<config>& configs, const run_settings& settings,
+                                 const std::function<void(const result&, const std::vector<result>&)>& done) const
+{
+    std::vector<result> results;
+    for (size_t i = 0; i < configs.size();) {
+        std::vector<const config*> group;
+        for (size_t j = i; j < configs.size() && configs[j].group == configs[i].group; ++j) group.push_back(&configs[j]);
+        run_group(group, settings, results, done);
+        i += group.size();
+    }
+    return results;
+}
+
+void runner::run_group(const std::vector<const config*>& group, const run_settings& settings,
+                       std::vector<result>& results,
+                       const std::function<void(const result&, const std::vector<result>&)>& done) const
+{
+    const config& first = *group.front();
+    const family& fam = *first.plug->fam;
+    group_data g;
+    g.seed = derive_seed(settings.seed, fam.name + " " + params_text(first.family_params, {}));
+    try {
+        g.inputs = make_buffers(fam.inputs(first.family_params));
+        fam.generate(first.family_params, g.seed, g.inputs);
+        g.expected = make_buffers(fam.outputs(first.family_params));
+        fam.reference(first.family_params, g.inputs, g.expected);
+        g.actual = make_buffers(fam.outputs(first.family_params));
+
+        size_t in_bytes = 0;
+        for (const auto& b : g.inputs) in_bytes += b.bytes.size();
+        const size_t cache = size_t(std::max<int64_t>(platform_->device().l2_cache_bytes, 0));
+        size_t sets = 1;
+        if (in_bytes > 0 && in_bytes < 2 * cache) sets = std::min<size_t>(16, (2 * cache + in_bytes - 1) / in_bytes);
+        for (size_t s = 0; s < sets; ++s) {
+            std::vector<device_buffer> set;
+            for (const auto& b : g.inputs) {
+                set.emplace_back(platform_, std::max<size_t>(b.bytes.size(), 1));
+                platform_->copy_to_device(set.back().get(), b.bytes.data(), b.bytes.size());
+            }
+            g.input_sets.push_back(std::move(set));
+        }
+        for (const auto& b : g.actual) g.outputs.emplace_back(platform_, std::max<size_t>(b.bytes.size(), 1));
+    } catch (const std::exception& e) {
+        g.setup_error = std::string("preparing the inputs failed: ") + e.what();
+    }
+
+    const size_t begin = results.size();
+    for (const config* c : group) {
+        results.push_back(run_config(*c, g, settings));
+        // Speedups against the family's baseline at these parameters: its default tunables if
+        // measured, else its fastest verified configuration.
+        const result* base = nullptr;
+        for (size_t i = begin; i < results.size(); ++i) {
+            const result& r = results[i];
+            if (r.variant != fam.baseline || r.st != status::verified) continue;
+            if (!base || r.time_ms.median < base->time_ms.median) base = &r;
+        }
+        for (size_t i = begin; i < results.size(); ++i)
+            if (base && results[i].st == status::verified && results[i].time_ms.median > 0)
+                results[i].speedup_vs_baseline = base->time_ms.median / results[i].time_ms.median;
+        done(results.back(), results);
+    }
+}
+
+std::vector<kernel_report> runner::kernels_of(const config& c) const
+{
+    std::vector<kernel_report> out;
+    const wb_plugin& d = *c.plug->desc;
+    for (uint32_t i = 0; i < d.n_kernels; ++i) {
+        const wb_kernel& k = d.kernels[i];
+        kernel_report r;
+        r.name = k.name ? k.name : "?";
+        r.block_size = k.fixed_block_size;
+        if (k.block_size_param)
+            if (auto it = c.tunables.find(k.block_size_param); it != c.tunables.end())
+                r.block_size = int(std::get<int64_t>(it->second));
+        r.dynamic_lds_bytes = int64_t(k.lds_bytes_per_thread) * r.block_size;
+        if (!platform_->api().kernel_resources(k.fn, r.block_size, uint64_t(r.dynamic_lds_bytes), &r.resources))
+            r.occ = describe_occupancy(platform_->name(), platform_->device(), r.resources, r.block_size);
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+result runner::run_config(const config& c, group_data& g, const run_settings& settings) const
+{
+    const family& fam = *c.plug->fam;
+    const wb_plugin& d = *c.plug->desc;
+    result r;
+    r.family = fam.name;
+    r.variant = d.variant;
+    r.family_params = c.family_params;
+    r.tunables = c.tunables;
+    r.seed = g.seed;
+    r.input_sets = int(g.input_sets.size());
+    if (!c.skip.empty()) {
+        r.st = status::skipped;
+        r.message = c.skip;
+        return r;
+    }
+    if (!g.setup_error.empty()) {
+        r.message = g.setup_error;
+        return r;
+    }
+    r.kernels = kernels_of(c);
+
+    // The parameters as the plugin sees them: family parameters, then tunables.
+    std::vector<wb_param> params;
+    for (const auto* m : {&c.family_params, &c.tunables})
+        for (const auto& [k, v] : *m) {
+            wb_param p{k.c_str(), WB_INT, 0, 0, nullptr};
+            if (auto i = std::get_if<int64_t>(&v)) p.i = *i;
+            else if (auto f = std::get_if<double>(&v)) p = {k.c_str(), WB_REAL, 0, *f, nullptr};
+            else p = {k.c_str(), WB_STRING, 0, 0, std::get<std::string>(v).c_str()};
+            params.push_back(p);
+        }
+    std::vector<const void*> in(g.inputs.size());
+    std::vector<void*> out, host_out;
+    for (auto& b : g.outputs) out.push_back(b.get());
+    for (auto& b : g.actual) host_out.push_back(b.bytes.data());
+    char message[2048] = "", note[512] = "";
+
+    timed_stream stream(platform_);
+    wb_args args{};
+    args.size = sizeof(wb_args);
+    args.stream = stream.get();
+    args.params = params.data();
+    args.n_params = uint32_t(params.size());
+    args.in = in.data();
+    args.n_in = uint32_t(in.size());
+    args.out = out.data();
+    args.host_out = host_out.data();
+    args.n_out = uint32_t(out.size());
+    args.message = message;
+    args.message_size = sizeof message;
+    args.note = note;
+    args.note_size = sizeof note;
+    auto use_inputs = [&](size_t set) {
+        for (size_t i = 0; i < in.size(); ++i) in[i] = g.input_sets[set][i].get();
+    };
+    use_inputs(0);
+
+    using clock = std::chrono::steady_clock;
+    auto ms_since = [](clock::time_point t0) { return std::chrono::duration<double, std::milli>(clock::now() - t0).count(); };
+    bool prepared = false;
+    std::vector<double> times, walls;
+    try {
+        prepared = true; // from here on, release: a failed or declined prepare may hold half its state
+        if (d.prepare) {
+            const auto t0 = clock::now();
+            const int32_t st = d.prepare(&args);
+            r.prepare_ms = ms_since(t0);
+            if (st == WB_SKIP) {
+                r.st = status::skipped;
+                r.message = message[0] ? message : "the plugin declined this configuration";
+            } else if (st != WB_OK) {
+                throw std::runtime_error(std::string("prepare failed: ") + message);
+            }
+        }
+        r.note = note;
+
+        const int total = r.st == status::skipped ? 0 : settings.warmup + settings.repetitions;
+        if (total > 0) r.st = status::verified;
+        for (int run = 0; run < total; ++run) {
+            // Alternate two poisons: an element left unwritten fails at least one of two runs.
+            const int poison = run % 2 ? 0x5A : 0xA5;
+            use_inputs(size_t(run) % g.input_sets.size());
+            for (size_t i = 0; i < out.size(); ++i) {
+                platform::check(platform_->api().fill(out[i], poison, g.actual[i].bytes.size(), stream.get()),
+                                "poisoning the outputs");
+                std::memset(host_out[i], poison, g.actual[i].bytes.size());
+            }
+            stream.sync();
+
+            const auto t0 = clock::now();
+            stream.start();
+            const int32_t st = d.run(&args);
+            stream.stop();
+            stream.sync();
+            if (st != WB_OK) throw std::runtime_error(std::string("run failed: ") + message);
+            if (d.finish && d.finish(&args) != WB_OK) throw std::runtime_error(std::string("finish failed: ") + message);
+            const double wall = ms_since(t0);
+            const double kernel = stream.elapsed_ms();
+
+            if (!d.finish)
+                for (size_t i = 0; i < out.size(); ++i)
+                    platform_->copy_to_host(host_out[i], out[i], g.actual[i].bytes.size());
+            for (size_t i = 0; i < out.size(); ++i) {
+                const comparison cmp = compare(g.expected[i], g.actual[i], fam.tolerance);
+                if (!cmp.ok) {
+                    r.st = status::failed;
+                    r.message = "run " + std::to_string(run + 1) + " of " + std::to_string(total) + " (" +
+                                poison_note(poison) + ", input seed " + std::to_string(g.seed) + "), output '" +
+                                fam.outputs(c.family_params)[i].name + "': " + cmp.detail;
+                    break;
+                }
+            }
+            if (r.st == status::failed) break;
+            if (run >= settings.warmup) {
+                times.push_back(kernel);
+                walls.push_back(wall);
+            }
+        }
+    } catch (const std::exception& e) {
+        r.st = status::error;
+        r.message = e.what();
+    }
+    if (prepared && d.release) d.release(&args);
+
+    r.time_ms = summarize(times);
+    r.wall_ms = summarize(walls);
+    if (r.st == status::verified && r.time_ms.median > 0) {
+        r.metric_value = fam.metric.work(c.family_params) / (r.time_ms.median * 1e-3) / fam.metric.scale;
+        if (auto it = ceilings_.find(fam.metric.ceiling); it != ceilings_.end() && it->second.value > 0)
+            r.fraction_of_ceiling = r.metric_value / it->second.value;
+        r.noisy = r.time_ms.rel_stddev > 0.02;
+    }
+    return r;
+}
+
+} // namespace wb

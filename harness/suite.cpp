@@ -1,0 +1,181 @@
+#include "harness/suite.h"
+
+#include <toml++/toml.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace wb {
+
+std::string to_string(const source_pos& p)
+{
+    return p.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
+}
+
+namespace {
+
+struct parser {
+    std::string file;
+
+    source_pos pos(const toml::node& n) const
+    {
+        const auto& b = n.source().begin;
+        return {file, int(b.line), int(b.column)};
+    }
+
+    [[noreturn]] void fail(const toml::node& n, const std::string& msg) const { throw suite_error(pos(n), msg); }
+
+    int64_t integer(const toml::node& n, const std::string& key, int64_t min, int64_t max) const
+    {
+        auto v = n.value<int64_t>();
+        if (!n.is_integer() || !v) fail(n, "'" + key + "' must be an integer");
+        if (*v < min || *v > max)
+            fail(n, "'" + key + "' = " + std::to_string(*v) + " is out of range: allowed " + std::to_string(min) + ".." +
+                        std::to_string(max));
+        return *v;
+    }
+
+    std::string string(const toml::node& n, const std::string& key) const
+    {
+        if (!n.is_string()) fail(n, "'" + key + "' must be a string");
+        return *n.value<std::string>();
+    }
+
+    void suite_table(const toml::table& t, suite& s) const
+    {
+        for (const auto& [k, v] : t) {
+            const std::string key(k.str());
+            if (key == "name") s.name = string(v, key);
+            else if (key == "description") s.description = string(v, key);
+            else if (key == "repetitions") s.repetitions = int(integer(v, key, 1, 1000000));
+            else if (key == "warmup") s.warmup = int(integer(v, key, 0, 1000000));
+            else if (key == "seed") s.seed = uint64_t(integer(v, key, 0, INT64_MAX));
+            else fail(v, "unknown key '" + key + "' in [suite] (known: name, description, repetitions, warmup, seed)");
+        }
+    }
+
+    /// A scalar or an array of scalars of one kind, as an axis.
+    axis axis_of(const std::string& key, const toml::node& n, const param_spec* spec) const
+    {
+        axis a{key, {}, pos(n)};
+        auto add = [&](const toml::node& e) {
+            if (e.is_integer()) a.values.push_back({*e.value<int64_t>(), pos(e)});
+            else if (e.is_floating_point()) a.values.push_back({*e.value<double>(), pos(e)});
+            else if (e.is_string()) a.values.push_back({*e.value<std::string>(), pos(e)});
+            else fail(e, "'" + key + "' takes integers, reals or strings (a value or a list of them)");
+        };
+        if (const toml::array* arr = n.as_array()) {
+            if (arr->empty()) fail(n, "'" + key + "' is an empty list: give at least one value");
+            for (const auto& e : *arr) add(e);
+        } else {
+            add(n);
+        }
+        for (const auto& v : a.values) {
+            if (v.v.index() != a.values.front().v.index())
+                throw suite_error(v.pos, "'" + key + "' mixes kinds of values: give all integers, all reals or all strings");
+            if (!spec) continue;
+            if (v.v.index() != spec->default_value.index())
+                throw suite_error(v.pos, "'" + key + "' must be " +
+                                             (std::holds_alternative<int64_t>(spec->default_value) ? "an integer"
+                                              : std::holds_alternative<double>(spec->default_value) ? "a real number"
+                                                                                                     : "a string"));
+            if (auto i = std::get_if<int64_t>(&v.v); i && (*i < spec->min || *i > spec->max))
+                throw suite_error(v.pos, "'" + key + "' = " + std::to_string(*i) + " is out of range: allowed " +
+                                             std::to_string(spec->min) + ".." + std::to_string(spec->max) + " (" +
+                                             spec->help + ")");
+        }
+        return a;
+    }
+
+    benchmark_spec benchmark(const toml::table& t) const
+    {
+        benchmark_spec b;
+        b.pos = pos(t);
+        const toml::node* fam = t.get("family");
+        if (!fam) fail(t, "[[benchmark]] needs a 'family' (one of: " + family_names() + ")");
+        b.fam = find_family(string(*fam, "family"));
+        if (!b.fam) fail(*fam, "unknown family '" + *fam->value<std::string>() + "' (known: " + family_names() + ")");
+        for (const auto& [k, v] : t) {
+            const std::string key(k.str());
+            if (key == "family") continue;
+            if (key == "variants") {
+                auto add = [&](const toml::node& e) {
+                    b.variants.push_back(string(e, "variants"));
+                    b.variant_pos.push_back(pos(e));
+                };
+                if (const toml::array* arr = v.as_array()) {
+                    if (arr->empty()) fail(v, "'variants' is an empty list: give at least one glob, e.g. [\"*\"]");
+                    for (const auto& e : *arr) add(e);
+                } else {
+                    add(v);
+                }
+                continue;
+            }
+            if (v.is_table() || v.is_array_of_tables())
+                fail(v, "'" + key + "' is a table; a benchmark's keys are family parameters and tunables");
+            const param_spec* spec = nullptr;
+            for (const auto& p : b.fam->params)
+                if (p.name == key) spec = &p;
+            (spec ? b.family_axes : b.tunable_axes).push_back(axis_of(key, v, spec));
+        }
+        if (b.variants.empty()) {
+            b.variants = {"*"};
+            b.variant_pos = {b.pos};
+        }
+        for (const auto& p : b.fam->params) { // parameters the suite leaves out take their default
+            bool given = false;
+            for (const auto& a : b.family_axes) given |= a.name == p.name;
+            if (!given) b.family_axes.push_back({p.name, {{p.default_value, b.pos}}, b.pos});
+        }
+        return b;
+    }
+
+    static std::string family_names()
+    {
+        std::string s;
+        for (const auto& f : families()) s += (s.empty() ? "" : ", ") + f.name;
+        return s;
+    }
+};
+
+} // namespace
+
+suite parse_suite(std::string_view text, const std::string& file)
+{
+    parser p{file};
+    toml::table root;
+    try {
+        root = toml::parse(text, file);
+    } catch (const toml::parse_error& e) {
+        const auto& b = e.source().begin;
+        throw suite_error({file, int(b.line), int(b.column)}, std::string(e.description()));
+    }
+    suite s;
+    s.file = file;
+    s.name = std::filesystem::path(file).stem().string();
+    for (const auto& [k, v] : root) {
+        const std::string key(k.str());
+        if (key == "suite") {
+            if (!v.is_table()) p.fail(v, "'suite' must be a table: [suite]");
+            p.suite_table(*v.as_table(), s);
+        } else if (key == "benchmark") {
+            if (!v.is_array_of_tables()) p.fail(v, "'benchmark' must be an array of tables: [[benchmark]]");
+            for (const auto& b : *v.as_array()) s.benchmarks.push_back(p.benchmark(*b.as_table()));
+        } else {
+            p.fail(v, "unknown key '" + key + "' (a suite has [suite] and [[benchmark]] tables)");
+        }
+    }
+    if (s.benchmarks.empty()) throw suite_error({file, 1, 1}, "the suite has no [[benchmark]] table: nothing to run");
+    return s;
+}
+
+suite parse_suite_file(const std::filesystem::path& file)
+{
+    std::ifstream in(file);
+    if (!in) throw suite_error({file.string(), 0, 0}, "cannot read the suite file");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return parse_suite(ss.str(), file.string());
+}
+
+} // namespace wb

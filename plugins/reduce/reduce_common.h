@@ -1,0 +1,92 @@
+// Pieces the reduce plugins share, so each plugin file shows only what makes its variant.
+#pragma once
+
+#include "wavebench/plugin.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace reduce {
+
+/// Sums blockDim.x values in LDS with the seed's tree (halving the active lanes each step;
+/// blockDim.x a power of two). scratch[0] holds the sum once every lane has returned.
+__device__ inline void lds_tree(int* scratch, unsigned lid)
+{
+    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+        __syncthreads();
+        if (lid < s) scratch[lid] += scratch[lid + s];
+    }
+    __syncthreads();
+}
+
+/// The seed's work-group tree: one element per work-item, one partial per work-group in
+/// `partials` (dynamic LDS of blockDim.x ints). The first stage of tree and tree_two_stage.
+__global__ void reduce_tree_groups(const int* in, int* partials, size_t n)
+{
+    HIP_DYNAMIC_SHARED(int, scratch);
+    const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    scratch[threadIdx.x] = i < n ? in[i] : 0;
+    lds_tree(scratch, threadIdx.x);
+    if (threadIdx.x == 0) partials[blockIdx.x] = scratch[0];
+}
+
+/// The seed's blocked access: block b owns items x blockDim.x consecutive elements and lane l
+/// reads l, l + blockDim.x, ... of them, so each step of the loop is one coalesced row.
+__device__ inline int blocked_sum(const int* in, size_t n, unsigned items)
+{
+    const size_t base = size_t(blockIdx.x) * blockDim.x * items + threadIdx.x;
+    int s = 0;
+    for (unsigned i = 0; i < items; ++i) {
+        const size_t k = base + size_t(i) * blockDim.x;
+        if (k < n) s += in[k];
+    }
+    return s;
+}
+
+/// One partial sum per work-item or work-group, finished on the host (the seed's single-stage
+/// kernels). prepare_partials / finish_partials / release_partials are the plugin's functions.
+struct partials {
+    int* device = nullptr;
+    std::vector<int> host;
+};
+
+inline void prepare_partials(wb_args* a, int64_t count)
+{
+    auto* p = new partials;
+    a->state = p;
+    p->host.resize(size_t(count));
+    if (count > 0) HIP_CHECK(hipMalloc(&p->device, size_t(count) * sizeof(int)));
+}
+
+inline void finish_partials(wb_args* a)
+{
+    auto* p = wb::state<partials>(a);
+    if (!p->host.empty())
+        HIP_CHECK(hipMemcpy(p->host.data(), p->device, p->host.size() * sizeof(int), hipMemcpyDeviceToHost));
+    uint32_t s = 0; // wrap-around, like the device
+    for (int v : p->host) s += uint32_t(v);
+    *wb::host_out<int>(a, 0) = int(s);
+}
+
+inline void release_partials(wb_args* a)
+{
+    auto* p = wb::state<partials>(a);
+    if (!p) return;
+    if (p->device) HIP_CHECK(hipFree(p->device));
+    delete p;
+    a->state = nullptr;
+}
+
+/// Work-items that fill the device: every multiprocessor at its thread limit.
+inline int64_t device_threads()
+{
+    int dev = 0;
+    hipDeviceProp_t p;
+    HIP_CHECK(hipGetDevice(&dev));
+    HIP_CHECK(hipGetDeviceProperties(&p, dev));
+    return int64_t(p.multiProcessorCount) * p.maxThreadsPerMultiProcessor;
+}
+
+inline const wb_tunable block_size = wb::tunable_pow2("block_size", 256, 32, 1024, "work-items per work-group");
+
+} // namespace reduce

@@ -1,0 +1,67 @@
+// reduce/wavefront: 16-byte vector loads in a grid-stride loop, a shuffle reduction within each
+// wavefront, then across the work-group's wavefronts, one atomic per work-group (seed 001,
+// sub-group vector loads; written for any wavefront width).
+#include "reduce_common.h"
+
+__device__ inline int wave_sum(int v)
+{
+    for (int offset = warpSize / 2; offset > 0; offset >>= 1) v += __shfl_down(v, offset);
+    return v;
+}
+
+__global__ void reduce_wavefront(const int* in, int* sum, size_t n)
+{
+    __shared__ int wave_sums[32]; // 1024 work-items / 32-wide wavefronts at most
+    const size_t id = size_t(blockIdx.x) * blockDim.x + threadIdx.x, stride = size_t(gridDim.x) * blockDim.x;
+    const int4* in4 = reinterpret_cast<const int4*>(in);
+    int s = 0;
+    for (size_t i = id; i < n / 4; i += stride) {
+        const int4 v = in4[i];
+        s += (v.x + v.y) + (v.z + v.w);
+    }
+    if (id < n % 4) s += in[n - n % 4 + id]; // the last n % 4 elements
+    s = wave_sum(s);
+    const unsigned lane = threadIdx.x % warpSize, wave = threadIdx.x / warpSize;
+    if (lane == 0) wave_sums[wave] = s;
+    __syncthreads();
+    if (wave == 0) {
+        s = lane < (blockDim.x + warpSize - 1) / warpSize ? wave_sums[lane] : 0;
+        s = wave_sum(s);
+        if (lane == 0) atomicAdd(sum, s);
+    }
+}
+
+static int64_t groups(wb_args* a)
+{
+    const int64_t w = wb::param(a, "work_items");
+    return wb::ceil_div(w > 0 ? w : reduce::device_threads(), wb::param(a, "block_size"));
+}
+
+static void prepare(wb_args* a)
+{
+    if (reinterpret_cast<uintptr_t>(a->in[0]) % 16) throw wb::skip("input is not 16-byte aligned");
+    wb::note(a, "work_items=%lld", (long long)(groups(a) * wb::param(a, "block_size")));
+}
+
+static void run(wb_args* a)
+{
+    int* sum = wb::out<int>(a, 0);
+    HIP_CHECK(hipMemsetAsync(sum, 0, sizeof(int), wb::stream(a)));
+    hipLaunchKernelGGL(reduce_wavefront, dim3(unsigned(groups(a))), dim3(unsigned(wb::param(a, "block_size"))), 0,
+                       wb::stream(a), wb::in<int>(a, 0), sum, size_t(wb::param(a, "n")));
+    HIP_CHECK(hipGetLastError());
+}
+
+static const wb_kernel kernels[] = {wb::kernel("reduce_wavefront", reduce_wavefront, "block_size")};
+static const wb_tunable tunables[] = {
+    reduce::block_size,
+    wb::tunable_range("work_items", 0, 0, int64_t(1) << 26, "work-items in the grid (0: enough to fill the device)")};
+
+WB_PLUGIN({.family = "reduce",
+           .variant = "wavefront",
+           .summary = "int4 loads, grid-stride loop, wavefront shuffle reduction, one atomicAdd per work-group",
+           .seed = "001: sub-group vector loads, intermediate results reduced per work-group",
+           .kernels = kernels,
+           .tunables = tunables,
+           .prepare = prepare,
+           .run = run})
