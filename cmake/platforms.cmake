@@ -34,7 +34,8 @@ function(wavebench_use_platform target platform)
   target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/core/include)
   if(platform STREQUAL "cpu")
     target_link_libraries(${target} PRIVATE wavebench_hip_cpu)
-    target_compile_options(${target} PRIVATE ${WAVEBENCH_WARNINGS})
+    # Signed int arithmetic wraps on GPUs; make g++ promise the same instead of assuming no overflow.
+    target_compile_options(${target} PRIVATE ${WAVEBENCH_WARNINGS} -fwrapv)
   endif()
 endfunction()
 
@@ -49,21 +50,31 @@ endforeach()
 
 add_custom_target(wavebench_plugins)
 
-# wavebench_add_plugin(<family>/<variant>.hip): builds build/plugins/<platform>/<family>_<variant>.so
-# for every enabled platform, exporting only the entry point.
+# wavebench_add_plugin(<family>/<variant>.hip [OUTPUT_DIR dir] [PLATFORMS p...]): builds
+# <dir>/<platform>/<family>_<variant>.so (dir: build/plugins) for every enabled platform (or the
+# ones named), exporting only the entry point.
 function(wavebench_add_plugin source)
+  cmake_parse_arguments(arg "" "OUTPUT_DIR" "PLATFORMS" ${ARGN})
+  if(NOT arg_OUTPUT_DIR)
+    set(arg_OUTPUT_DIR ${PROJECT_BINARY_DIR}/plugins)
+  endif()
+  if(NOT arg_PLATFORMS)
+    set(arg_PLATFORMS ${WAVEBENCH_PLATFORMS})
+  endif()
   get_filename_component(abs ${source} ABSOLUTE)
   get_filename_component(variant ${abs} NAME_WE)
   get_filename_component(dir ${abs} DIRECTORY)
   get_filename_component(family ${dir} NAME)
-  foreach(platform IN LISTS WAVEBENCH_PLATFORMS)
-    set(target wbplugin_${platform}_${family}_${variant})
+  file(RELATIVE_PATH where ${PROJECT_BINARY_DIR} ${arg_OUTPUT_DIR})
+  string(MAKE_C_IDENTIFIER "${where}" where)
+  foreach(platform IN LISTS arg_PLATFORMS)
+    set(target wbplugin_${where}_${platform}_${family}_${variant})
     wavebench_hip_sources(srcs ${platform} ${abs})
     add_library(${target} MODULE ${srcs})
     wavebench_use_platform(${target} ${platform})
     set_target_properties(${target} PROPERTIES
       PREFIX "" OUTPUT_NAME ${family}_${variant}
-      LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/plugins/${platform}
+      LIBRARY_OUTPUT_DIRECTORY ${arg_OUTPUT_DIR}/${platform}
       CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
     add_dependencies(wavebench_plugins ${target})
   endforeach()

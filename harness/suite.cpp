@@ -9,6 +9,7 @@ namespace wb {
 
 std::string to_string(const source_pos& p)
 {
+    if (p.line <= 0) return p.file;
     return p.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
 }
 
@@ -17,11 +18,9 @@ namespace {
 struct parser {
     std::string file;
 
-    source_pos pos(const toml::node& n) const
-    {
-        const auto& b = n.source().begin;
-        return {file, int(b.line), int(b.column)};
-    }
+    source_pos pos(const toml::node& n) const { return at(n.source()); }
+    source_pos pos(const toml::key& k) const { return at(k.source()); }
+    source_pos at(const toml::source_region& r) const { return {file, int(r.begin.line), int(r.begin.column)}; }
 
     [[noreturn]] void fail(const toml::node& n, const std::string& msg) const { throw suite_error(pos(n), msg); }
 
@@ -50,14 +49,17 @@ struct parser {
             else if (key == "repetitions") s.repetitions = int(integer(v, key, 1, 1000000));
             else if (key == "warmup") s.warmup = int(integer(v, key, 0, 1000000));
             else if (key == "seed") s.seed = uint64_t(integer(v, key, 0, INT64_MAX));
-            else fail(v, "unknown key '" + key + "' in [suite] (known: name, description, repetitions, warmup, seed)");
+            else
+                throw suite_error(pos(k), "unknown key '" + key +
+                                              "' in [suite] (known: name, description, repetitions, warmup, seed)");
         }
     }
 
     /// A scalar or an array of scalars of one kind, as an axis.
-    axis axis_of(const std::string& key, const toml::node& n, const param_spec* spec) const
+    axis axis_of(const toml::key& k, const toml::node& n, const param_spec* spec) const
     {
-        axis a{key, {}, pos(n)};
+        const std::string key(k.str());
+        axis a{key, {}, pos(k)};
         auto add = [&](const toml::node& e) {
             if (e.is_integer()) a.values.push_back({*e.value<int64_t>(), pos(e)});
             else if (e.is_floating_point()) a.values.push_back({*e.value<double>(), pos(e)});
@@ -116,7 +118,7 @@ struct parser {
             const param_spec* spec = nullptr;
             for (const auto& p : b.fam->params)
                 if (p.name == key) spec = &p;
-            (spec ? b.family_axes : b.tunable_axes).push_back(axis_of(key, v, spec));
+            (spec ? b.family_axes : b.tunable_axes).push_back(axis_of(k, v, spec));
         }
         if (b.variants.empty()) {
             b.variants = {"*"};
@@ -162,7 +164,7 @@ suite parse_suite(std::string_view text, const std::string& file)
             if (!v.is_array_of_tables()) p.fail(v, "'benchmark' must be an array of tables: [[benchmark]]");
             for (const auto& b : *v.as_array()) s.benchmarks.push_back(p.benchmark(*b.as_table()));
         } else {
-            p.fail(v, "unknown key '" + key + "' (a suite has [suite] and [[benchmark]] tables)");
+            throw suite_error(p.pos(k), "unknown key '" + key + "' (a suite has [suite] and [[benchmark]] tables)");
         }
     }
     if (s.benchmarks.empty()) throw suite_error({file, 1, 1}, "the suite has no [[benchmark]] table: nothing to run");

@@ -3,9 +3,12 @@
 // sub-group vector loads; written for any wavefront width).
 #include "reduce_common.h"
 
+// Sums over the wavefront; a work-group smaller than a wavefront (32 work-items on a 64-wide
+// machine) fills only part of it, so the shuffles stay within the lanes that exist.
 __device__ inline int wave_sum(int v)
 {
-    for (int offset = warpSize / 2; offset > 0; offset >>= 1) v += __shfl_down(v, offset);
+    const int width = int(blockDim.x) < warpSize ? int(blockDim.x) : warpSize; // powers of two
+    for (int offset = width / 2; offset > 0; offset >>= 1) v += __shfl_down(v, offset, width);
     return v;
 }
 

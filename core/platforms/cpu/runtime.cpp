@@ -101,6 +101,8 @@ struct cached_stack {
 };
 
 // ---- a launch ---------------------------------------------------------------------------------------
+std::atomic<unsigned long long> g_fibers_created{0};
+
 struct launch_job {
     dim3 grid, block;
     void (*body)(void*);
@@ -185,6 +187,7 @@ private:
             lanes_[i].started = false;
         }
         fiber_mode_ = false;
+        fibers_ = 1;
 
         // One fiber runs the lanes in turn; it stays the only one unless a lane blocks. The
         // block is done when a lane's fiber returns sink_, the continuation of this call.
@@ -197,6 +200,7 @@ private:
                          return std::move(sink_);
                      }};
         std::move(f).resume();
+        g_fibers_created.fetch_add(fibers_, std::memory_order_relaxed);
         job_ = nullptr;
     }
 
@@ -231,6 +235,7 @@ private:
         lane& l = lanes_[i];
         if (!l.started) {
             l.started = true;
+            ++fibers_;
             l.fiber = ctx::fiber{std::allocator_arg, cached_stack{&stacks_}, [this, i](ctx::fiber&&) {
                                      run_lane(i);
                                      return exit_lane();
@@ -335,6 +340,7 @@ private:
     launch_job* job_ = nullptr;
     unsigned n_lanes_ = 0, warp_ = 64, current_ = 0;
     unsigned wave_ = 0, pos_ = 0; // the scheduler's place: wavefront start, next lane to look at
+    unsigned fibers_ = 0;         // created for the current block
     bool fiber_mode_ = false;
 };
 
@@ -714,6 +720,13 @@ hipError_t hipCpuSetThreads(int threads)
     if (tl_worker) return fail(hipErrorNotSupported);
     std::lock_guard lock(launch_mutex());
     the_pool().resize(threads > 0 ? unsigned(threads) : std::max(1u, std::thread::hardware_concurrency()));
+    return hipSuccess;
+}
+
+hipError_t hipCpuFibersCreated(unsigned long long* count)
+{
+    if (!count) return fail(hipErrorInvalidValue);
+    *count = g_fibers_created.load(std::memory_order_relaxed);
     return hipSuccess;
 }
 

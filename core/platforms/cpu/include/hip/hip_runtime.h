@@ -173,6 +173,9 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void*
 hipError_t hipCpuSetWarpSize(int warp_size);
 /// Sets the number of worker threads (0: one per hardware thread). Not during a launch.
 hipError_t hipCpuSetThreads(int threads);
+/// Fibers created so far: one per block, plus one per lane in blocks that reached a barrier or a
+/// collective (what the runtime's fiber economy can be checked with).
+hipError_t hipCpuFibersCreated(unsigned long long* count);
 
 // Internal entry points of the inline functions below.
 hipError_t hip_cpu_launch(dim3 grid, dim3 block, size_t shared_bytes, hipStream_t stream,

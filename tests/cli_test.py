@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the wavebench command: exit statuses, messages, and the results JSON
+against docs/results-schema.md. Usage: cli_test.py BUILD_DIR SOURCE_DIR"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BUILD, SOURCE = sys.argv[1], sys.argv[2]
+WB = os.path.join(BUILD, "bin", "wavebench")
+
+
+def wb(*args, cwd=None):
+    env = dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache"))
+    return subprocess.run([WB, *args], capture_output=True, text=True, cwd=cwd or SOURCE, env=env, timeout=600)
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def schema_fields():
+    """The field names docs/results-schema.md documents, by table: top level and result."""
+    with open(os.path.join(SOURCE, "docs", "results-schema.md")) as f:
+        text = f.read()
+    fields = {}
+    for section, body in re.findall(r"^## (.+?)\n(.*?)(?=^## |\Z)", text, re.S | re.M):
+        fields[section.strip()] = re.findall(r"^\| `([a-z_]+)` \|", body, re.M)
+    return fields
+
+
+class Cli(unittest.TestCase):
+    def test_quick_suite_runs_verified_and_writes_the_documented_json(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "r.json")
+            p = wb("run", "suites/quick.toml", "--platform", "cpu", "--out", out, "--repetitions", "2", "--warmup", "1")
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            self.assertIn("18 verified, 0 failed verification, 0 errors, 0 skipped", p.stdout)
+            doc = load(out)
+            fields = schema_fields()
+            for k in fields["Top level"]:
+                self.assertIn(k, doc, "top-level field " + k)
+            self.assertTrue(doc["complete"])
+            self.assertEqual(doc["platform"], "cpu")
+            self.assertEqual(len(doc["results"]), 18)
+            for r in doc["results"]:
+                for k in fields["Result"]:
+                    self.assertIn(k, r, "result field " + k)
+                for k in fields["Kernel"]:
+                    self.assertIn(k, r["kernels"][0], "kernel field " + k)
+                self.assertTrue(r["verified"])
+                self.assertIsNone(r["error"])
+                self.assertEqual(r["time_ms_stats"]["samples"], 2)
+                self.assertEqual(r["metric"]["unit"], "GB/s")
+                self.assertIsNotNone(r["fraction_of_ceiling"])
+                self.assertIsNotNone(r["speedup_vs_baseline"])
+            self.assertIn("read_bandwidth", doc["ceilings"])
+
+    def test_warp_size_32_is_visible_in_the_results(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "r.json")
+            p = wb("run", "suites/quick.toml", "--platform", "cpu", "--warp-size", "32", "--filter", "reduce/wavefront",
+                   "--out", out, "--repetitions", "1", "--warmup", "0", "--no-ceilings")
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            doc = load(out)
+            self.assertEqual(doc["device"]["warp_size"], 32)
+            self.assertEqual(doc["platform_options"]["warp_size"], 32)
+            self.assertEqual([r["variant"] for r in doc["results"]], ["wavefront", "wavefront"])
+            self.assertEqual(doc["ceilings"], {})
+            self.assertIsNone(doc["results"][0]["fraction_of_ceiling"])
+
+    def test_list_json_shows_the_nine_reduce_plugins_with_metadata(self):
+        p = wb("list", "--json", "--platform", "cpu")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        doc = json.loads(p.stdout)
+        names = sorted(x["variant"] for x in doc["plugins"] if x["family"] == "reduce")
+        self.assertEqual(names, ["atomic", "blocked_atomic", "blocked_serial", "blocked_tree", "chunked", "strided",
+                                 "tree", "tree_two_stage", "wavefront"])
+        for x in doc["plugins"]:
+            self.assertTrue(x["summary"] and x["seed"].startswith("001") and x["kernels"])
+            self.assertEqual(x["platform"], "cpu")
+            self.assertEqual(x["tunables"][0]["name"], "block_size")
+        self.assertEqual([x["variant"] for x in doc["plugins"] if x["baseline"]], ["atomic"])
+
+    def test_a_bad_suite_names_file_line_and_column(self):
+        with tempfile.TemporaryDirectory() as d:
+            s = os.path.join(d, "bad.toml")
+            write(s, '[[benchmark]]\nfamily = "reduce"\nn = [1, -5]\n')
+            p = wb("run", s, "--platform", "cpu", "--no-ceilings")
+            self.assertEqual(p.returncode, 2)
+            self.assertIn(s + ":3:9: 'n' = -5 is out of range", p.stderr)
+            self.assertFalse(os.path.exists(os.path.join(SOURCE, "wavebench-results", "bad-cpu.json")))
+
+    def test_a_platform_that_is_not_there_is_exit_status_3(self):
+        p = wb("run", "suites/quick.toml", "--platform", "metal")
+        self.assertEqual(p.returncode, 3)
+        self.assertIn("unknown platform 'metal'", p.stderr)
+
+    def test_plugins_from_another_directory_and_refusals_are_reported(self):
+        with tempfile.TemporaryDirectory() as d:
+            os.symlink(os.path.join(BUILD, "tests", "plugins", "malformed", "no_entry.so"), os.path.join(d, "x.so"))
+            p = wb("list", "--platform", "cpu", "--plugins", d, "--plugins", os.path.join(BUILD, "tests", "plugins"))
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn("reduce/test_off_by_one", p.stdout)
+            self.assertIn(os.path.join(d, "x.so") + " has no 'wavebench_plugin' entry point", p.stdout)
+
+    def test_a_failing_configuration_is_exit_status_1_and_keeps_the_rest(self):
+        with tempfile.TemporaryDirectory() as d:
+            s, out = os.path.join(d, "s.toml"), os.path.join(d, "r.json")
+            write(s, '[[benchmark]]\nfamily = "reduce"\nvariants = ["atomic", "test_off_by_one"]\nn = 100\n')
+            p = wb("run", s, "--platform", "cpu", "--no-ceilings", "--out", out, "--plugins",
+                   os.path.join(BUILD, "tests", "plugins"))
+            self.assertEqual(p.returncode, 1)
+            self.assertIn("reduce/test_off_by_one n=100: run 1 of", p.stdout)
+            doc = load(out)
+            self.assertEqual([r["status"] for r in doc["results"]], ["verified", "failed"])
+            self.assertIn("expected", doc["results"][1]["error"])
+
+    def test_help_names_the_commands_and_exit_statuses(self):
+        p = wb("--help")
+        self.assertEqual(p.returncode, 0)
+        for word in ["list", "run", "probe", "Exit status", "3 the platform"]:
+            self.assertIn(word, p.stdout)
+        p = wb("run", "--help")
+        for word in ["--filter", "--out", "--repetitions", "--warp-size", "--plugins"]:
+            self.assertIn(word, p.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0], "-v"])

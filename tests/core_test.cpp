@@ -1,0 +1,89 @@
+// core: the comparison helper and the statistics every result is built from.
+#define BOOST_TEST_MODULE core
+#include <boost/test/unit_test.hpp>
+
+#include "core/compare.h"
+#include "core/random.h"
+#include "core/stats.h"
+
+#include <cmath>
+#include <limits>
+
+namespace {
+
+using wb::elem;
+using wb::host_buffer;
+
+host_buffer ints(std::initializer_list<int32_t> v)
+{
+    host_buffer b(elem::i32, v.size());
+    std::copy(v.begin(), v.end(), b.as<int32_t>().begin());
+    return b;
+}
+
+host_buffer floats(std::initializer_list<float> v)
+{
+    host_buffer b(elem::f32, v.size());
+    std::copy(v.begin(), v.end(), b.as<float>().begin());
+    return b;
+}
+
+BOOST_AUTO_TEST_CASE(integers_compare_bit_for_bit_and_name_the_first_wrong_element)
+{
+    BOOST_CHECK(wb::compare(ints({1, 2, 3}), ints({1, 2, 3}), 0).ok);
+    const auto c = wb::compare(ints({1, 2, 3, 4}), ints({1, 9, 3, 7}), 0);
+    BOOST_CHECK(!c.ok);
+    BOOST_CHECK_EQUAL(c.first, 1u);
+    BOOST_CHECK_EQUAL(c.mismatches, 2u);
+    BOOST_CHECK_EQUAL(c.detail, "element 1 of 4: expected 2, got 9 (2 elements wrong)");
+    // A tolerance never loosens an integer comparison.
+    BOOST_CHECK(!wb::compare(ints({100}), ints({101}), 0.5).ok);
+}
+
+BOOST_AUTO_TEST_CASE(reals_compare_within_the_stated_relative_tolerance)
+{
+    BOOST_CHECK(wb::compare(floats({1000.0f}), floats({1000.5f}), 1e-3).ok);
+    BOOST_CHECK(!wb::compare(floats({1000.0f}), floats({1002.0f}), 1e-3).ok);
+    BOOST_CHECK(wb::compare(floats({0.0f}), floats({1e-4f}), 1e-3).ok); // absolute near zero
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    BOOST_CHECK(!wb::compare(floats({1.0f}), floats({nan}), 1e-3).ok);
+    BOOST_CHECK(!wb::compare(floats({1.0f}), floats({1.0f + 1e-6f}), 0).ok); // tolerance 0: exact
+}
+
+BOOST_AUTO_TEST_CASE(different_shapes_never_compare_equal)
+{
+    const auto c = wb::compare(ints({1, 2}), ints({1, 2, 3}), 0);
+    BOOST_CHECK(!c.ok);
+    BOOST_CHECK_NE(c.detail.find("shape differs"), std::string::npos);
+    BOOST_CHECK(!wb::compare(ints({1}), floats({1.0f}), 0).ok);
+}
+
+BOOST_AUTO_TEST_CASE(summary_statistics)
+{
+    const auto odd = wb::summarize({5, 1, 3});
+    BOOST_CHECK_EQUAL(odd.median, 3);
+    BOOST_CHECK_EQUAL(odd.min, 1);
+    BOOST_CHECK_EQUAL(odd.max, 5);
+    BOOST_CHECK_CLOSE(odd.rel_stddev, 2.0 / 3.0, 1e-9); // sample stddev 2 over mean 3
+    const auto even = wb::summarize({4, 1, 3, 2});
+    BOOST_CHECK_EQUAL(even.median, 2.5);
+    BOOST_CHECK_EQUAL(wb::summarize({7}).rel_stddev, 0);
+    BOOST_CHECK_EQUAL(wb::summarize({}).samples, 0u);
+}
+
+BOOST_AUTO_TEST_CASE(inputs_depend_on_the_seed_and_position_only)
+{
+    std::vector<uint32_t> a(1001), b(1001), c(1001);
+    wb::fill_random(a, 42);
+    wb::fill_random(b, 42);
+    wb::fill_random(c, 43);
+    BOOST_CHECK(a == b);
+    BOOST_CHECK(a != c);
+    std::vector<uint32_t> prefix(10);
+    wb::fill_random(prefix, 42);
+    BOOST_CHECK(std::equal(prefix.begin(), prefix.end(), a.begin()));
+    BOOST_CHECK_NE(wb::derive_seed(1, "reduce n=5"), wb::derive_seed(1, "reduce n=6"));
+    BOOST_CHECK_LT(wb::derive_seed(1, "x"), uint64_t(1) << 53);
+}
+
+} // namespace

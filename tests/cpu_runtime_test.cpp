@@ -1,0 +1,392 @@
+// The CPU runtime (core/platforms/cpu): barriers, shared memory, warp collectives at both
+// wavefront widths, atomics under contention, launch errors, and the fiber economy.
+#define BOOST_TEST_MODULE cpu_runtime
+#include <boost/test/data/monomorphic.hpp>
+#include <boost/test/data/test_case.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <hip/hip_runtime.h>
+
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+namespace {
+
+/// Device buffer of n T, freed at scope exit.
+template <class T> struct dbuf {
+    explicit dbuf(size_t n, int fill = 0) : n(n)
+    {
+        BOOST_REQUIRE_EQUAL(hipMalloc(&p, n * sizeof(T)), hipSuccess);
+        BOOST_REQUIRE_EQUAL(hipMemset(p, fill, n * sizeof(T)), hipSuccess);
+    }
+    ~dbuf() { (void)hipFree(p); }
+    std::vector<T> host() const
+    {
+        std::vector<T> h(n);
+        BOOST_REQUIRE_EQUAL(hipMemcpy(h.data(), p, n * sizeof(T), hipMemcpyDeviceToHost), hipSuccess);
+        return h;
+    }
+    T* p = nullptr;
+    size_t n;
+};
+
+void launched()
+{
+    BOOST_REQUIRE_EQUAL(hipGetLastError(), hipSuccess);
+}
+
+struct warp_size_fixture {
+    ~warp_size_fixture() { (void)hipCpuSetWarpSize(64); }
+};
+
+// ---- barriers and shared memory -------------------------------------------------------------------
+
+__global__ void rotate_through_shared(int* out, int rounds)
+{
+    __shared__ int s[1024];
+    const unsigned t = threadIdx.x, n = blockDim.x;
+    int v = int(t + 1000 * blockIdx.x);
+    for (int r = 0; r < rounds; ++r) {
+        s[t] = v;
+        __syncthreads();
+        v = s[(t + 1) % n]; // the neighbour's value, written before the barrier
+        __syncthreads();
+    }
+    out[blockIdx.x * n + t] = v;
+}
+
+BOOST_AUTO_TEST_CASE(barrier_orders_every_lane_and_shared_memory_is_private_to_each_block)
+{
+    const unsigned blocks = 64, lanes = 1024;
+    const int rounds = 5;
+    dbuf<int> out(blocks * lanes);
+    hipLaunchKernelGGL(rotate_through_shared, dim3(blocks), dim3(lanes), 0, nullptr, out.p, rounds);
+    launched();
+    const auto h = out.host();
+    for (unsigned b = 0; b < blocks; ++b)
+        for (unsigned t = 0; t < lanes; ++t)
+            BOOST_REQUIRE_EQUAL(h[b * lanes + t], int((t + rounds) % lanes + 1000 * b)); // own block's data only
+}
+
+__global__ void reverse_dynamic(const int* in, int* out)
+{
+    HIP_DYNAMIC_SHARED(int, s);
+    const unsigned t = threadIdx.x, n = blockDim.x;
+    s[t] = in[blockIdx.x * n + t];
+    __syncthreads();
+    out[blockIdx.x * n + t] = s[n - 1 - t];
+}
+
+BOOST_AUTO_TEST_CASE(dynamic_shared_memory_is_per_block)
+{
+    const unsigned blocks = 40, lanes = 96;
+    std::vector<int> in(blocks * lanes);
+    std::iota(in.begin(), in.end(), 7);
+    dbuf<int> din(in.size()), dout(in.size());
+    BOOST_REQUIRE_EQUAL(hipMemcpy(din.p, in.data(), in.size() * 4, hipMemcpyHostToDevice), hipSuccess);
+    hipLaunchKernelGGL(reverse_dynamic, dim3(blocks), dim3(lanes), lanes * sizeof(int), nullptr, din.p, dout.p);
+    launched();
+    const auto h = dout.host();
+    for (unsigned b = 0; b < blocks; ++b)
+        for (unsigned t = 0; t < lanes; ++t) BOOST_REQUIRE_EQUAL(h[b * lanes + t], in[b * lanes + lanes - 1 - t]);
+}
+
+__global__ void early_exit_then_barrier(int* out)
+{
+    __shared__ int s[256];
+    const unsigned t = threadIdx.x;
+    if (t >= 200) return; // exited lanes do not hold the barrier
+    s[t] = int(t);
+    __syncthreads();
+    out[t] = s[199 - t];
+}
+
+BOOST_AUTO_TEST_CASE(lanes_that_exited_do_not_hold_a_barrier)
+{
+    dbuf<int> out(256, 0xff);
+    hipLaunchKernelGGL(early_exit_then_barrier, dim3(1), dim3(256), 0, nullptr, out.p);
+    launched();
+    const auto h = out.host();
+    for (int t = 0; t < 200; ++t) BOOST_REQUIRE_EQUAL(h[t], 199 - t);
+    BOOST_CHECK_EQUAL(h[200], -1); // never written
+}
+
+__global__ void write_indices(uint32_t* out)
+{
+    const unsigned lane = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    const unsigned block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    out[block * blockDim.x * blockDim.y * blockDim.z + lane] =
+        threadIdx.x | threadIdx.y << 4 | threadIdx.z << 8 | blockIdx.x << 12 | blockIdx.y << 16 | blockIdx.z << 20;
+}
+
+BOOST_AUTO_TEST_CASE(three_dimensional_indices)
+{
+    const dim3 grid(3, 2, 2), block(4, 3, 5);
+    const unsigned per_block = 60, n = 12 * per_block;
+    dbuf<uint32_t> out(n);
+    hipLaunchKernelGGL(write_indices, grid, block, 0, nullptr, out.p);
+    launched();
+    const auto h = out.host();
+    for (unsigned bz = 0; bz < 2; ++bz)
+        for (unsigned by = 0; by < 2; ++by)
+            for (unsigned bx = 0; bx < 3; ++bx)
+                for (unsigned z = 0; z < 5; ++z)
+                    for (unsigned y = 0; y < 3; ++y)
+                        for (unsigned x = 0; x < 4; ++x) {
+                            const unsigned b = bx + 3 * (by + 2 * bz), l = x + 4 * (y + 3 * z);
+                            BOOST_REQUIRE_EQUAL(h[b * per_block + l],
+                                                x | y << 4 | z << 8 | bx << 12 | by << 16 | bz << 20);
+                        }
+}
+
+// ---- warp collectives -------------------------------------------------------------------------
+
+__global__ void collectives(unsigned long long* ballots, int* any_all, int* shfl, int* up, int* down, int* xr,
+                            int* seg)
+{
+    const unsigned t = threadIdx.x;
+    const int v = int(t * 10);
+    ballots[t] = __ballot(t % 3 == 0);
+    any_all[t] = __any(t == 5) | __all(t < 100000) << 1 | __all(t != 7) << 2;
+    shfl[t] = __shfl(v, 5);
+    up[t] = __shfl_up(v, 2);
+    down[t] = __shfl_down(v, 3);
+    xr[t] = __shfl_xor(v, 1);
+    seg[t] = __shfl(v, 1, 8); // lane 1 of each 8-lane segment
+}
+
+BOOST_DATA_TEST_CASE_F(warp_size_fixture, collectives_stay_within_one_wavefront,
+                       boost::unit_test::data::make({32, 64}), width)
+{
+    BOOST_REQUIRE_EQUAL(hipCpuSetWarpSize(width), hipSuccess);
+    hipDeviceProp_t prop;
+    BOOST_REQUIRE_EQUAL(hipGetDeviceProperties(&prop, 0), hipSuccess);
+    BOOST_REQUIRE_EQUAL(prop.warpSize, width);
+
+    const unsigned n = 200; // not a multiple of either width: the last wavefront is partial
+    dbuf<unsigned long long> ballots(n);
+    dbuf<int> any_all(n), shfl(n), up(n), down(n), xr(n), seg(n);
+    hipLaunchKernelGGL(collectives, dim3(1), dim3(n), 0, nullptr, ballots.p, any_all.p, shfl.p, up.p, down.p, xr.p,
+                       seg.p);
+    launched();
+    const auto b = ballots.host();
+    const auto aa = any_all.host(), s = shfl.host(), u = up.host(), d = down.host(), x = xr.host(), g = seg.host();
+    const unsigned w = unsigned(width);
+    for (unsigned t = 0; t < n; ++t) {
+        const unsigned base = t - t % w, lanes = std::min(w, n - base), lane = t % w;
+        unsigned long long want = 0;
+        for (unsigned l = 0; l < lanes; ++l)
+            if ((base + l) % 3 == 0) want |= 1ull << l;
+        BOOST_TEST_CONTEXT("lane " << t << ", wavefront width " << w)
+        {
+            BOOST_REQUIRE_EQUAL(b[t], want);
+            const bool has5 = base <= 5 && 5 < base + lanes, has7 = base <= 7 && 7 < base + lanes;
+            BOOST_REQUIRE_EQUAL(aa[t], int(has5) | 2 | int(!has7) << 2);
+            BOOST_REQUIRE_EQUAL(s[t], int((base + 5) * 10));
+            BOOST_REQUIRE_EQUAL(u[t], int((lane >= 2 ? t - 2 : t) * 10));
+            // Beyond the wavefront, or beyond a partial one, a shuffle returns the caller's value.
+            BOOST_REQUIRE_EQUAL(d[t], int((lane + 3 < lanes ? t + 3 : t) * 10));
+            BOOST_REQUIRE_EQUAL(x[t], int(((t ^ 1) < base + lanes ? t ^ 1 : t) * 10));
+            BOOST_REQUIRE_EQUAL(g[t], int((t - t % 8 + 1) * 10));
+        }
+    }
+}
+
+__global__ void first_wave_only(int* out)
+{
+    // Only wavefront 0 shuffles; the others leave at once. A runtime whose collectives wait for
+    // the whole block (HIP-CPU's) hangs or mixes values here.
+    if (int(threadIdx.x) >= warpSize) return;
+    int v = int(threadIdx.x) + 1;
+    for (int o = warpSize / 2; o > 0; o >>= 1) v += __shfl_down(v, o);
+    if (threadIdx.x == 0) out[blockIdx.x] = v;
+}
+
+BOOST_DATA_TEST_CASE_F(warp_size_fixture, collectives_in_one_wavefront_do_not_wait_for_the_others,
+                       boost::unit_test::data::make({32, 64}), width)
+{
+    BOOST_REQUIRE_EQUAL(hipCpuSetWarpSize(width), hipSuccess);
+    dbuf<int> out(8);
+    hipLaunchKernelGGL(first_wave_only, dim3(8), dim3(256), 0, nullptr, out.p);
+    launched();
+    for (int v : out.host()) BOOST_REQUIRE_EQUAL(v, width * (width + 1) / 2);
+}
+
+__global__ void divergent_ballots(unsigned long long* out)
+{
+    const unsigned t = threadIdx.x;
+    if (t % 2 == 0) out[t] = __ballot(t % 4 == 0); // the even lanes' collective
+    else out[t] = __ballot(1);                      // the odd lanes', a different call site
+}
+
+BOOST_DATA_TEST_CASE_F(warp_size_fixture, divergent_collectives_count_only_their_own_lanes,
+                       boost::unit_test::data::make({32, 64}), width)
+{
+    BOOST_REQUIRE_EQUAL(hipCpuSetWarpSize(width), hipSuccess);
+    dbuf<unsigned long long> out(64);
+    hipLaunchKernelGGL(divergent_ballots, dim3(1), dim3(64), 0, nullptr, out.p);
+    launched();
+    unsigned long long even = 0, odd = 0;
+    for (int l = 0; l < int(width); ++l) {
+        if (l % 4 == 0) even |= 1ull << l;
+        if (l % 2 == 1) odd |= 1ull << l;
+    }
+    const auto h = out.host();
+    for (int t = 0; t < 64; ++t) BOOST_REQUIRE_EQUAL(h[t], t % 2 == 0 ? even : odd);
+}
+
+BOOST_AUTO_TEST_CASE(warp_size_accepts_only_32_and_64)
+{
+    BOOST_CHECK_EQUAL(hipCpuSetWarpSize(48), hipErrorInvalidValue);
+    BOOST_CHECK_EQUAL(hipGetLastError(), hipErrorInvalidValue);
+    BOOST_CHECK_EQUAL(hipGetLastError(), hipSuccess); // reading the error clears it
+}
+
+// ---- atomics ------------------------------------------------------------------------------------
+
+__global__ void contend(int* i, unsigned* u, unsigned long long* ull, float* f, int* mx, int* mn, unsigned* cas,
+                        int* sub)
+{
+    const int g = int(blockIdx.x * blockDim.x + threadIdx.x);
+    atomicAdd(i, 3);
+    atomicAdd(u, 1u);
+    atomicAdd(ull, 1ull << 33);
+    atomicAdd(f, 1.0f);
+    atomicMax(mx, g);
+    atomicMin(mn, -g);
+    atomicSub(sub, 2);
+    unsigned old = *cas, seen; // an increment made of compare-and-swap
+    while ((seen = atomicCAS(cas, old, old + 1)) != old) old = seen;
+}
+
+BOOST_AUTO_TEST_CASE(atomics_under_contention_lose_nothing)
+{
+    BOOST_REQUIRE_EQUAL(hipCpuSetThreads(0), hipSuccess);
+    const unsigned blocks = 512, lanes = 128, n = blocks * lanes;
+    dbuf<int> i(1), mx(1), mn(1), sub(1);
+    dbuf<unsigned> u(1), cas(1);
+    dbuf<unsigned long long> ull(1);
+    dbuf<float> f(1);
+    hipLaunchKernelGGL(contend, dim3(blocks), dim3(lanes), 0, nullptr, i.p, u.p, ull.p, f.p, mx.p, mn.p, cas.p, sub.p);
+    launched();
+    BOOST_CHECK_EQUAL(i.host()[0], int(3 * n));
+    BOOST_CHECK_EQUAL(u.host()[0], n);
+    BOOST_CHECK_EQUAL(ull.host()[0], (unsigned long long)n << 33);
+    BOOST_CHECK_EQUAL(f.host()[0], float(n)); // exact: every partial sum is an integer below 2^24
+    BOOST_CHECK_EQUAL(mx.host()[0], int(n - 1));
+    BOOST_CHECK_EQUAL(mn.host()[0], -int(n - 1));
+    BOOST_CHECK_EQUAL(sub.host()[0], -2 * int(n));
+    BOOST_CHECK_EQUAL(cas.host()[0], n);
+}
+
+BOOST_AUTO_TEST_CASE(atomic_exchange_returns_the_old_value)
+{
+    int x = 5;
+    BOOST_CHECK_EQUAL(atomicExch(&x, 9), 5);
+    BOOST_CHECK_EQUAL(x, 9);
+    float y = 1.5f;
+    BOOST_CHECK_EQUAL(atomicExch(&y, 2.5f), 1.5f);
+    BOOST_CHECK_EQUAL(atomicCAS(&x, 9, 11), 9);
+    BOOST_CHECK_EQUAL(atomicCAS(&x, 9, 13), 11); // no swap: the value was not 9
+    BOOST_CHECK_EQUAL(x, 11);
+}
+
+// ---- launch errors --------------------------------------------------------------------------------
+
+__global__ void noop() {}
+
+BOOST_AUTO_TEST_CASE(launch_errors_are_reported_like_a_gpu_runtime)
+{
+    (void)hipGetLastError();
+    hipLaunchKernelGGL(noop, dim3(1), dim3(1025), 0, nullptr);
+    BOOST_CHECK_EQUAL(hipGetLastError(), hipErrorInvalidConfiguration);
+    hipLaunchKernelGGL(noop, dim3(0), dim3(64), 0, nullptr);
+    BOOST_CHECK_EQUAL(hipGetLastError(), hipErrorInvalidConfiguration);
+    hipLaunchKernelGGL(noop, dim3(1), dim3(32, 32, 2), 0, nullptr);
+    BOOST_CHECK_EQUAL(hipGetLastError(), hipErrorInvalidConfiguration);
+    hipLaunchKernelGGL(noop, dim3(1), dim3(64), 64 * 1024 + 1, nullptr);
+    BOOST_CHECK_EQUAL(hipGetLastError(), hipErrorInvalidValue);
+    hipLaunchKernelGGL(noop, dim3(1), dim3(1024), 64 * 1024, nullptr); // at the limits: fine
+    BOOST_CHECK_EQUAL(hipGetLastError(), hipSuccess);
+
+    int x;
+    BOOST_CHECK_EQUAL(hipFree(&x), hipErrorInvalidValue); // not from hipMalloc
+    hipEvent_t a, b;
+    BOOST_REQUIRE_EQUAL(hipEventCreate(&a), hipSuccess);
+    BOOST_REQUIRE_EQUAL(hipEventCreate(&b), hipSuccess);
+    float ms;
+    BOOST_CHECK_EQUAL(hipEventElapsedTime(&ms, a, b), hipErrorInvalidHandle); // never recorded
+    BOOST_CHECK_EQUAL(hipEventRecord(a, nullptr), hipSuccess);
+    BOOST_CHECK_EQUAL(hipEventRecord(b, nullptr), hipSuccess);
+    BOOST_CHECK_EQUAL(hipEventElapsedTime(&ms, a, b), hipSuccess);
+    BOOST_CHECK_GE(ms, 0.0f);
+    (void)hipEventDestroy(a);
+    (void)hipEventDestroy(b);
+    (void)hipGetLastError();
+    BOOST_CHECK_EQUAL(std::string(hipGetErrorName(hipErrorInvalidConfiguration)), "hipErrorInvalidConfiguration");
+}
+
+__global__ void throws_in_one_lane()
+{
+    if (blockIdx.x == 3 && threadIdx.x == 17) throw 42;
+}
+
+BOOST_AUTO_TEST_CASE(an_exception_in_a_lane_is_a_launch_failure)
+{
+    hipLaunchKernelGGL(throws_in_one_lane, dim3(8), dim3(64), 0, nullptr);
+    BOOST_CHECK_EQUAL(hipGetLastError(), hipErrorLaunchFailure);
+}
+
+BOOST_AUTO_TEST_CASE(occupancy_and_attributes_describe_one_block_per_worker)
+{
+    int blocks = -1;
+    BOOST_CHECK_EQUAL(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, noop, 256, 0), hipSuccess);
+    BOOST_CHECK_EQUAL(blocks, 1);
+    BOOST_CHECK_EQUAL(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, noop, 2048, 0), hipSuccess);
+    BOOST_CHECK_EQUAL(blocks, 0);
+    hipFuncAttributes attr;
+    BOOST_CHECK_EQUAL(hipFuncGetAttributes(&attr, noop), hipSuccess);
+    BOOST_CHECK_EQUAL(attr.maxThreadsPerBlock, 1024);
+    BOOST_CHECK_EQUAL(hipFuncGetAttributes(&attr, static_cast<const void*>(nullptr)), hipErrorInvalidDeviceFunction);
+    (void)hipGetLastError();
+}
+
+// ---- fibers: only for blocks that need them ---------------------------------------------------------
+
+__global__ void fill(int* out) { out[blockIdx.x * blockDim.x + threadIdx.x] = 1; }
+
+BOOST_AUTO_TEST_CASE(kernels_without_barriers_use_one_fiber_per_block)
+{
+    const unsigned blocks = 100, lanes = 256;
+    dbuf<int> out(blocks * lanes);
+    unsigned long long before, after;
+    BOOST_REQUIRE_EQUAL(hipCpuFibersCreated(&before), hipSuccess);
+    hipLaunchKernelGGL(fill, dim3(blocks), dim3(lanes), 0, nullptr, out.p);
+    launched();
+    BOOST_REQUIRE_EQUAL(hipCpuFibersCreated(&after), hipSuccess);
+    BOOST_CHECK_EQUAL(after - before, blocks);
+
+    BOOST_REQUIRE_EQUAL(hipCpuFibersCreated(&before), hipSuccess);
+    hipLaunchKernelGGL(rotate_through_shared, dim3(blocks), dim3(lanes), 0, nullptr, out.p, 1);
+    launched();
+    BOOST_REQUIRE_EQUAL(hipCpuFibersCreated(&after), hipSuccess);
+    BOOST_CHECK_EQUAL(after - before, blocks * lanes); // the first lane's fiber is the block's
+}
+
+BOOST_AUTO_TEST_CASE(blocks_run_on_every_worker)
+{
+    BOOST_REQUIRE_EQUAL(hipCpuSetThreads(3), hipSuccess);
+    hipDeviceProp_t p;
+    BOOST_REQUIRE_EQUAL(hipGetDeviceProperties(&p, 0), hipSuccess);
+    BOOST_CHECK_EQUAL(p.multiProcessorCount, 3);
+    dbuf<int> out(50 * 64);
+    hipLaunchKernelGGL(rotate_through_shared, dim3(50), dim3(64), 0, nullptr, out.p, 3);
+    launched();
+    const auto h = out.host();
+    for (unsigned b = 0; b < 50; ++b)
+        for (unsigned t = 0; t < 64; ++t) BOOST_REQUIRE_EQUAL(h[b * 64 + t], int((t + 3) % 64 + 1000 * b));
+    BOOST_REQUIRE_EQUAL(hipCpuSetThreads(0), hipSuccess);
+}
+
+} // namespace

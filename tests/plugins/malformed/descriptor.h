@@ -1,0 +1,27 @@
+// A hand-made descriptor for the loader's tests; each fixture changes one field.
+#pragma once
+
+#include "wavebench/plugin_abi.h"
+
+#ifndef FIXTURE_ABI
+#define FIXTURE_ABI WB_PLUGIN_ABI_VERSION
+#endif
+#ifndef FIXTURE_FAMILY
+#define FIXTURE_FAMILY "reduce"
+#endif
+#ifndef FIXTURE_PLATFORM
+#define FIXTURE_PLATFORM "cpu"
+#endif
+#ifndef FIXTURE_RUN
+#define FIXTURE_RUN run
+#endif
+
+static int32_t run(wb_args*) { return WB_OK; }
+
+extern "C" __attribute__((visibility("default"))) const wb_plugin* wavebench_plugin(uint32_t)
+{
+    static const wb_plugin d = {sizeof(wb_plugin), FIXTURE_ABI, FIXTURE_FAMILY, "fixture", "a loader test fixture",
+                                "none", FIXTURE_PLATFORM, nullptr, 0, nullptr, 0, nullptr, FIXTURE_RUN, nullptr,
+                                nullptr};
+    return &d;
+}

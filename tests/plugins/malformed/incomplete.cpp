@@ -1,0 +1,3 @@
+// Loader fixture: incomplete.
+#define FIXTURE_RUN nullptr
+#include "descriptor.h"

@@ -1,0 +1,3 @@
+// Loader fixture: unknown_family.
+#define FIXTURE_FAMILY "sort"
+#include "descriptor.h"

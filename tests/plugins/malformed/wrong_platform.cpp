@@ -1,0 +1,3 @@
+// Loader fixture: wrong_platform.
+#define FIXTURE_PLATFORM "nvidia"
+#include "descriptor.h"

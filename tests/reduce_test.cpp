@@ -1,0 +1,150 @@
+// Every reduce plugin verified on the cpu platform at both wavefront widths, at sizes that are
+// not multiples of the block size and with its tunables varied; and verification catching
+// plugins that are wrong, silent, or right only once.
+#define BOOST_TEST_MODULE reduce
+#include <boost/test/data/monomorphic.hpp>
+#include <boost/test/data/test_case.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include "harness/platform.h"
+#include "harness/plugins.h"
+#include "harness/runner.h"
+
+namespace {
+
+struct cpu_run {
+    cpu_run(int warp_size, bool with_test_plugins) : reg("cpu")
+    {
+        p = wb::platform::load("cpu");
+        p->init(0, warp_size);
+        reg.add_directory(wb::platform::build_dir() / "plugins");
+        if (with_test_plugins) reg.add_directory(wb::platform::build_dir() / "tests" / "plugins");
+        BOOST_REQUIRE(reg.rejections().empty());
+    }
+    std::vector<wb::result> run(const std::string& text, int repetitions = 2)
+    {
+        const wb::runner r(p, reg, {});
+        return r.run(r.plan(wb::parse_suite(text, "test.toml")), {repetitions, 1, 7},
+                     [](const wb::result&, const std::vector<wb::result>&) {});
+    }
+    std::shared_ptr<wb::platform> p;
+    wb::plugin_registry reg;
+};
+
+std::string describe(const wb::result& r)
+{
+    return r.family + "/" + r.variant + " " + wb::params_text(r.family_params, r.tunables) + ": " + r.message;
+}
+
+BOOST_DATA_TEST_CASE(every_variant_is_verified_at_awkward_sizes, boost::unit_test::data::make({32, 64}), warp)
+{
+    cpu_run c(warp, false);
+    std::string names;
+    for (const auto* v : c.reg.of_family("reduce")) names += (names.empty() ? "" : ",") + std::string(v->variant());
+    BOOST_REQUIRE_EQUAL(names, "atomic,blocked_atomic,blocked_serial,blocked_tree,chunked,strided,tree,tree_two_stage,"
+                               "wavefront");
+
+    const auto results = c.run(R"(
+[[benchmark]]
+family = "reduce"
+n = [0, 1, 7, 255, 257, 100003]
+block_size = [32, 256, 1024]
+
+[[benchmark]]
+family = "reduce"
+variants = ["blocked_*"]
+n = [5000]
+items = [1, 3]
+
+[[benchmark]]
+family = "reduce"
+variants = ["chunked"]
+n = [5000]
+batch = [1, 999]
+
+[[benchmark]]
+family = "reduce"
+variants = ["strided", "wavefront"]
+n = [5001]
+work_items = [1, 33, 100000]
+)");
+    BOOST_CHECK_EQUAL(results.size(), 9u * 6 * 3 + 3 * 2 + 2 + 2 * 3);
+    for (const auto& r : results) {
+        BOOST_TEST_INFO(describe(r));
+        BOOST_CHECK(r.st == wb::status::verified);
+        BOOST_CHECK_EQUAL(r.time_ms.samples, 2u);
+    }
+    // Every configuration of the first benchmark has the atomic baseline beside it.
+    for (size_t i = 0; i < 9u * 6 * 3; ++i) {
+        BOOST_TEST_INFO(describe(results[i]));
+        BOOST_CHECK(results[i].speedup_vs_baseline.has_value());
+    }
+}
+
+const std::string one = "[[benchmark]]\nfamily = \"reduce\"\nn = [1000]\nvariants = [\"";
+
+BOOST_AUTO_TEST_CASE(an_output_left_unwritten_fails_verification)
+{
+    cpu_run c(64, true);
+    const auto r = c.run(one + "test_unwritten\"]\n");
+    BOOST_REQUIRE_EQUAL(r.size(), 1u);
+    BOOST_CHECK(r[0].st == wb::status::failed);
+    BOOST_TEST_INFO(r[0].message);
+    BOOST_CHECK_NE(r[0].message.find("run 1 of 3 (0xa5 poison"), std::string::npos);
+    BOOST_CHECK_NE(r[0].message.find("got -1515870811"), std::string::npos); // 0xa5a5a5a5
+}
+
+BOOST_AUTO_TEST_CASE(a_wrong_value_fails_verification_naming_the_element)
+{
+    cpu_run c(64, true);
+    const auto r = c.run(one + "test_off_by_one\", \"atomic\"]\n");
+    BOOST_REQUIRE_EQUAL(r.size(), 2u);
+    BOOST_CHECK(r[0].st == wb::status::verified); // the baseline, first
+    BOOST_CHECK(r[1].st == wb::status::failed);
+    BOOST_TEST_INFO(r[1].message);
+    BOOST_CHECK_NE(r[1].message.find("output 'sum': element 0 of 1: expected "), std::string::npos);
+    BOOST_CHECK(!r[1].speedup_vs_baseline.has_value());
+}
+
+BOOST_AUTO_TEST_CASE(every_run_is_verified_not_only_the_first)
+{
+    cpu_run c(64, true);
+    const auto r = c.run(one + "test_first_run_only\"]\n");
+    BOOST_REQUIRE_EQUAL(r.size(), 1u);
+    BOOST_CHECK(r[0].st == wb::status::failed);
+    BOOST_TEST_INFO(r[0].message);
+    BOOST_CHECK_NE(r[0].message.find("run 2 of 3 (0x5a poison"), std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(plugin_errors_and_skips_reach_the_results)
+{
+    cpu_run c(64, true);
+    const auto r = c.run(one + "test_errors\"]\nmode = [0, 1]\n");
+    BOOST_REQUIRE_EQUAL(r.size(), 2u);
+    BOOST_CHECK(r[0].st == wb::status::error);
+    BOOST_TEST_INFO(r[0].message);
+    BOOST_CHECK_NE(r[0].message.find("run failed: "), std::string::npos);
+    BOOST_CHECK_NE(r[0].message.find("hipErrorInvalidConfiguration"), std::string::npos);
+    BOOST_CHECK_NE(r[0].message.find("test_errors.hip:"), std::string::npos); // HIP_CHECK's file:line
+    BOOST_CHECK(r[1].st == wb::status::skipped);
+    BOOST_CHECK_EQUAL(r[1].message, "mode 1 is not supported by this test plugin");
+}
+
+BOOST_AUTO_TEST_CASE(results_carry_kernel_resources_and_the_plugins_note)
+{
+    cpu_run c(64, false);
+    const auto r = c.run("[[benchmark]]\nfamily = \"reduce\"\nn = 3000\nvariants = [\"tree\", \"strided\"]\n");
+    BOOST_REQUIRE_EQUAL(r.size(), 2u);
+    const auto& strided = r[0].variant == "strided" ? r[0] : r[1];
+    const auto& tree = r[0].variant == "tree" ? r[0] : r[1];
+    BOOST_CHECK_EQUAL(strided.note, "work_items=" + std::to_string(c.p->device().multiprocessors * 1024));
+    BOOST_REQUIRE_EQUAL(tree.kernels.size(), 1u);
+    BOOST_CHECK_EQUAL(tree.kernels[0].name, "reduce_tree_groups");
+    BOOST_CHECK_EQUAL(tree.kernels[0].block_size, 256);
+    BOOST_CHECK_EQUAL(tree.kernels[0].dynamic_lds_bytes, 1024);
+    BOOST_REQUIRE(tree.kernels[0].occ.has_value());
+    BOOST_CHECK_EQUAL(tree.kernels[0].occ->value, 1);
+    BOOST_CHECK_GT(tree.input_sets, 1); // 12 kB of input is rotated through many copies
+}
+
+} // namespace

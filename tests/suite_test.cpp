@@ -1,0 +1,176 @@
+// Suites: every kind of bad input is an error naming the file, line and column; planning
+// against the loaded plugins checks variants and tunables the same way.
+#define BOOST_TEST_MODULE suite
+#include <boost/test/unit_test.hpp>
+
+#include "harness/platform.h"
+#include "harness/plugins.h"
+#include "harness/runner.h"
+#include "harness/suite.h"
+
+namespace {
+
+using wb::parse_suite;
+using wb::suite_error;
+
+/// The error a suite text raises, as "line:column: message" (the file name is "s.toml").
+std::string error_of(const std::string& text)
+{
+    try {
+        parse_suite(text, "s.toml");
+    } catch (const suite_error& e) {
+        BOOST_CHECK_EQUAL(std::string(e.what()).rfind("s.toml:", 0), 0u);
+        return std::string(e.what()).substr(7);
+    }
+    return "no error";
+}
+
+bool starts(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+#define CHECK_ERROR(text, where, words)                                                            \
+    do {                                                                                           \
+        const std::string e = error_of(text);                                                      \
+        BOOST_TEST_INFO("error: " << e);                                                           \
+        BOOST_CHECK(starts(e, where));                                                             \
+        BOOST_CHECK_NE(e.find(words), std::string::npos);                                          \
+    } while (0)
+
+const std::string bench = "[[benchmark]]\nfamily = \"reduce\"\n";
+
+BOOST_AUTO_TEST_CASE(a_good_suite_parses_with_defaults_filled)
+{
+    const auto s = parse_suite("[suite]\nname = \"x\"\nrepetitions = 5\n" + bench + "n = [1, 2]\n", "s.toml");
+    BOOST_CHECK_EQUAL(s.name, "x");
+    BOOST_CHECK_EQUAL(s.repetitions, 5);
+    BOOST_CHECK_EQUAL(s.warmup, 3);
+    BOOST_REQUIRE_EQUAL(s.benchmarks.size(), 1u);
+    BOOST_CHECK_EQUAL(s.benchmarks[0].variants.front(), "*");
+    BOOST_REQUIRE_EQUAL(s.benchmarks[0].family_axes.size(), 1u);
+    BOOST_CHECK_EQUAL(s.benchmarks[0].family_axes[0].values.size(), 2u);
+    // Without n, the family's default.
+    const auto d = parse_suite(bench, "s.toml");
+    BOOST_CHECK_EQUAL(std::get<int64_t>(d.benchmarks[0].family_axes[0].values[0].v), int64_t(1) << 20);
+}
+
+BOOST_AUTO_TEST_CASE(syntax_errors_name_line_and_column)
+{
+    CHECK_ERROR("[suite]\nname = \"x\"\nrepetitions = = 3\n", "3:", "");
+    CHECK_ERROR("[suite\n", "1:", "");
+}
+
+BOOST_AUTO_TEST_CASE(unknown_keys_are_errors)
+{
+    CHECK_ERROR("[suite]\nrepetitons = 3\n" + bench, "2:1:", "unknown key 'repetitons' in [suite]");
+    CHECK_ERROR("[suites]\nname = \"x\"\n" + bench, "1:", "unknown key 'suites'");
+}
+
+BOOST_AUTO_TEST_CASE(wrong_types_and_impossible_values_are_errors)
+{
+    CHECK_ERROR("[suite]\nrepetitions = \"many\"\n" + bench, "2:15:", "'repetitions' must be an integer");
+    CHECK_ERROR("[suite]\nrepetitions = 0\n" + bench, "2:15:", "out of range");
+    CHECK_ERROR("[suite]\nwarmup = -1\n" + bench, "2:10:", "out of range");
+    CHECK_ERROR(bench + "n = 1.5\n", "3:5:", "'n' must be an integer");
+    CHECK_ERROR(bench + "n = [4, -1]\n", "3:9:", "'n' = -1 is out of range");
+    CHECK_ERROR(bench + "n = []\n", "3:5:", "empty list");
+    CHECK_ERROR(bench + "n = [1, \"two\"]\n", "3:9:", "mixes kinds of values");
+    CHECK_ERROR(bench + "variants = []\n", "3:12:", "'variants' is an empty list");
+    CHECK_ERROR(bench + "variants = [3]\n", "3:13:", "'variants' must be a string");
+}
+
+BOOST_AUTO_TEST_CASE(families_must_exist)
+{
+    CHECK_ERROR("[[benchmark]]\nfamily = \"sort\"\n", "2:10:", "unknown family 'sort' (known: reduce)");
+    CHECK_ERROR("[[benchmark]]\nn = 3\n", "1:", "needs a 'family'");
+    CHECK_ERROR("[suite]\nname = \"empty\"\n", "1:1:", "no [[benchmark]]");
+}
+
+BOOST_AUTO_TEST_CASE(an_unreadable_file_is_named)
+{
+    try {
+        wb::parse_suite_file("/nonexistent/suite.toml");
+        BOOST_FAIL("no error");
+    } catch (const suite_error& e) {
+        BOOST_CHECK_EQUAL(std::string(e.what()), "/nonexistent/suite.toml: cannot read the suite file");
+    }
+}
+
+// ---- planning against the plugins ---------------------------------------------------------------
+
+struct with_plugins {
+    with_plugins() : reg("cpu")
+    {
+        p = wb::platform::load("cpu");
+        p->init(0, 0);
+        reg.add_directory(wb::platform::build_dir() / "plugins");
+        reg.add_directory(wb::platform::build_dir() / "tests" / "plugins");
+    }
+    std::string plan_error(const std::string& text, const std::string& filter = "")
+    {
+        const wb::runner r(p, reg, {});
+        try {
+            r.plan(parse_suite(text, "s.toml"), filter);
+        } catch (const suite_error& e) {
+            return std::string(e.what()).substr(7);
+        } catch (const std::exception& e) {
+            return e.what();
+        }
+        return "no error";
+    }
+    std::shared_ptr<wb::platform> p;
+    wb::plugin_registry reg;
+};
+
+BOOST_FIXTURE_TEST_CASE(planning_checks_variants_and_tunables, with_plugins)
+{
+    auto e = plan_error(bench + "variants = [\"atomic\", \"nope*\"]\n");
+    BOOST_CHECK(starts(e, "3:23:"));
+    BOOST_CHECK_NE(e.find("no cpu plugin of family reduce matches 'nope*'"), std::string::npos);
+    e = plan_error(bench + "blok_size = 64\n");
+    BOOST_CHECK(starts(e, "3:1:"));
+    BOOST_CHECK_NE(e.find("'blok_size' is neither a parameter of family reduce (n) nor a tunable"), std::string::npos);
+    e = plan_error(bench + "variants = [\"atomic\"]\nblock_size = [64, 300]\n");
+    BOOST_CHECK(starts(e, "4:19:"));
+    BOOST_CHECK_NE(e.find("block_size = 300 is allowed by no selected variant"), std::string::npos);
+    BOOST_CHECK_NE(e.find("powers of two"), std::string::npos);
+    e = plan_error(bench + "variants = [\"chunked\"]\nitems = 4\n"); // a tunable of other variants only
+    BOOST_CHECK(starts(e, "4:1:"));
+    e = plan_error(bench + "n = 5\n", "nothing/*");
+    BOOST_CHECK_NE(e.find("--filter 'nothing/*' matches no configuration"), std::string::npos);
+}
+
+BOOST_FIXTURE_TEST_CASE(the_cartesian_product_with_the_baseline_first, with_plugins)
+{
+    const wb::runner r(p, reg, {});
+    const auto s = parse_suite(bench + "variants = [\"tree\", \"atomic\", \"blocked_*\"]\nn = [10, 20]\n"
+                                       "block_size = [64, 128]\nitems = [1, 2, 3]\n",
+                               "s.toml");
+    const auto configs = r.plan(s);
+    // per n: atomic 2 + tree 2 + three blocked variants x 2 x 3
+    BOOST_REQUIRE_EQUAL(configs.size(), 2u * (2 + 2 + 3 * 6));
+    BOOST_CHECK_EQUAL(configs.front().plug->name(), "reduce/atomic");
+    BOOST_CHECK_EQUAL(configs[22].plug->name(), "reduce/atomic");
+    BOOST_CHECK_NE(configs.front().group, configs[22].group);
+    for (const auto& c : configs) {
+        BOOST_CHECK(c.skip.empty());
+        BOOST_CHECK_EQUAL(c.tunables.count("items"), c.plug->tunable("items") ? 1u : 0u);
+    }
+    const auto filtered = r.plan(s, "reduce/tree");
+    BOOST_CHECK_EQUAL(filtered.size(), 4u);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_value_one_variant_rejects_is_a_skip_with_the_reason, with_plugins)
+{
+    const wb::runner r(p, reg, {});
+    const auto configs = r.plan(parse_suite(bench + "variants = [\"atomic\", \"test_errors\"]\nblock_size = 256\n", "s.toml"));
+    BOOST_REQUIRE_EQUAL(configs.size(), 2u); // atomic, and test_errors (which allows only 128)
+    size_t skipped = 0;
+    for (const auto& c : configs)
+        if (!c.skip.empty()) {
+            ++skipped;
+            BOOST_CHECK_EQUAL(c.plug->name(), "reduce/test_errors");
+            BOOST_CHECK_NE(c.skip.find("block_size = 256 is not allowed"), std::string::npos);
+        }
+    BOOST_CHECK_EQUAL(skipped, 1u);
+}
+
+} // namespace
