@@ -258,8 +258,7 @@ int cmd_probe(const platform_options& po, const std::string& out, int mib)
     std::cout << "probing " << device_line(*p) << " over " << mib << " MiB\n\n";
     const probe_report r = probe(*p, size_t(mib) << 20);
     save_ceilings(*p, r);
-    for (const auto& [k, v] : r.values) std::cout << "  " << k << ": " << v.value << " " << v.unit << "  (" << v.what << ")\n";
-    for (const auto& [k, v] : r.details.items()) std::cout << "  " << k << ": " << v.dump() << "\n";
+    for (const auto& line : r.summary) std::cout << "  " << line << "\n";
     std::cout << "\ncached in " << ceiling_cache_path(*p).string() << "\n";
     if (!out.empty()) {
         write_json(out, {{"tool_version", tool_version},

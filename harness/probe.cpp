@@ -89,6 +89,19 @@ probe_report probe_cpu(size_t bytes)
                  {"scalar_oracle_gbs", scalar},
                  {"reference_vs_one_thread_read", simd / one},
                  {"reference_speedup_over_scalar", simd / scalar}};
+    auto add = [&](const std::string& what, double gbs, const std::string& note) {
+        char line[200];
+        std::snprintf(line, sizeof line, "%-32s %8.2f GB/s   %s", what.c_str(), gbs, note.c_str());
+        r.summary.emplace_back(line);
+    };
+    char ratio[96];
+    add("read, " + std::to_string(threads) + " threads", all, "(the ceiling results are reported against)");
+    add("read, one thread", one, "");
+    add("copy (memcpy), one thread", copy, "(bytes read + written)");
+    std::snprintf(ratio, sizeof ratio, "= %.2f x the one-thread read", simd / one);
+    add(std::string("reference sum (xsimd, ") + ref::simd_isa() + ")", simd, ratio);
+    std::snprintf(ratio, sizeof ratio, "(the reference is %.2f x faster)", simd / scalar);
+    add("scalar oracle", scalar, ratio);
     return r;
 }
 

@@ -14,7 +14,8 @@ namespace wb {
 
 struct probe_report {
     ceilings values;
-    nlohmann::json details; // every measurement, for the probe's own output
+    nlohmann::json details;           // every measurement, for the probe's JSON
+    std::vector<std::string> summary; // the same, as lines for a person
 };
 
 /// Measures the platform's ceilings. On cpu: read bandwidth of one thread and of all threads,
