@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include <ctime>
+#include <iomanip>
 #include <iostream>
 
 namespace wb {
@@ -220,7 +221,8 @@ int cmd_run(const platform_options& po, const run_options& o, const std::string&
               << "platform " << device_line(*p) << "\n";
     for (const auto& [k, v] : c)
         if (k == "read_bandwidth")
-            std::cout << "ceiling " << k << " " << v.value << " " << v.unit << " (" << v.what << ", " << v.measured << ")\n";
+            std::cout << "ceiling " << k << " " << std::fixed << std::setprecision(2) << v.value << std::defaultfloat << " "
+                      << v.unit << " (" << v.what << ", " << v.measured << ")\n";
     std::cout << "\n";
 
     std::string unit;

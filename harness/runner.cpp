@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fnmatch.h>
 #include <set>
+#include <unistd.h>
 
 namespace wb {
 
@@ -70,6 +71,8 @@ occupancy describe_occupancy(const std::string& platform, const wb_device_info& 
     o.unit = platform == "nvidia" ? "warps per SM" : "waves per CU";
     return o;
 }
+
+double host_memory_bytes() { return double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE)); }
 
 const char* poison_note(int byte) { return byte == 0xA5 ? "0xa5 poison" : "0x5a poison"; }
 
@@ -193,17 +196,17 @@ void runner::run_group(const std::vector<const config*>& group, const run_settin
     group_data g;
     g.seed = derive_seed(settings.seed, fam.name + " " + params_text(first.family_params, {}));
     try {
-        g.inputs = make_buffers(fam.inputs(first.family_params));
-        fam.generate(first.family_params, g.seed, g.inputs);
-        g.expected = make_buffers(fam.outputs(first.family_params));
-        fam.reference(first.family_params, g.inputs, g.expected);
-        g.actual = make_buffers(fam.outputs(first.family_params));
+        const auto in_shapes = fam.inputs(first.family_params), out_shapes = fam.outputs(first.family_params);
+        size_t in_bytes = 0, out_bytes = 0;
+        for (const auto& b : in_shapes) in_bytes += b.count * elem_size(b.type);
+        for (const auto& b : out_shapes) out_bytes += b.count * elem_size(b.type);
+        const size_t sets = input_sets(in_bytes, out_bytes);
 
-        size_t in_bytes = 0;
-        for (const auto& b : g.inputs) in_bytes += b.bytes.size();
-        const size_t cache = size_t(std::max<int64_t>(platform_->device().l2_cache_bytes, 0));
-        size_t sets = 1;
-        if (in_bytes > 0 && in_bytes < 2 * cache) sets = std::min<size_t>(16, (2 * cache + in_bytes - 1) / in_bytes);
+        g.inputs = make_buffers(in_shapes);
+        fam.generate(first.family_params, g.seed, g.inputs);
+        g.expected = make_buffers(out_shapes);
+        fam.reference(first.family_params, g.inputs, g.expected);
+        g.actual = make_buffers(out_shapes);
         for (size_t s = 0; s < sets; ++s) {
             std::vector<device_buffer> set;
             for (const auto& b : g.inputs) {
@@ -233,6 +236,34 @@ void runner::run_group(const std::vector<const config*>& group, const run_settin
                 results[i].speedup_vs_baseline = base->time_ms.median / results[i].time_ms.median;
         done(results.back(), results);
     }
+}
+
+size_t runner::input_sets(size_t in_bytes, size_t out_bytes) const
+{
+    // The host holds the inputs, the expected and the actual outputs; the device one copy of the
+    // outputs and `sets` copies of the inputs. On cpu both are the same memory.
+    const wb_device_info& d = platform_->device();
+    const double gib = double(1 << 30), host_budget = 0.8 * host_memory_bytes(), dev_budget = 0.8 * double(d.total_memory);
+    const double host = double(in_bytes) + 2.0 * double(out_bytes);
+    const bool shared = platform_->name() == "cpu";
+    auto device = [&](size_t sets) { return double(sets) * double(in_bytes) + double(out_bytes) + (shared ? host : 0); };
+    char msg[256];
+    if (host > host_budget) {
+        std::snprintf(msg, sizeof msg, "needs %.1f GiB of host memory; this machine has %.1f GiB (80%% usable)",
+                      host / gib, host_budget / 0.8 / gib);
+        throw std::runtime_error(msg);
+    }
+    if (device(1) > dev_budget) {
+        std::snprintf(msg, sizeof msg, "needs %.1f GiB of device memory; the device has %.1f GiB (80%% usable)",
+                      device(1) / gib, dev_budget / 0.8 / gib);
+        throw std::runtime_error(msg + std::string(": ") + d.name);
+    }
+    // Rotate through copies of the inputs when they would fit in the cache (2x its size).
+    const size_t cache = size_t(std::max<int64_t>(d.l2_cache_bytes, 0));
+    size_t sets = 1;
+    if (in_bytes > 0 && in_bytes < 2 * cache) sets = std::min<size_t>(16, (2 * cache + in_bytes - 1) / in_bytes);
+    while (sets > 1 && device(sets) > dev_budget) --sets;
+    return sets;
 }
 
 std::vector<kernel_report> runner::kernels_of(const config& c) const

@@ -98,6 +98,8 @@ private:
                    const std::function<void(const result&, const std::vector<result>&)>& done) const;
     result run_config(const config& c, group_data& g, const run_settings& settings) const;
     std::vector<kernel_report> kernels_of(const config& c) const;
+    /// How many copies of the inputs to rotate through; throws if even one does not fit.
+    size_t input_sets(size_t in_bytes, size_t out_bytes) const;
 
     std::shared_ptr<platform> platform_;
     const plugin_registry& plugins_;

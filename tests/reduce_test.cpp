@@ -10,6 +10,8 @@
 #include "harness/plugins.h"
 #include "harness/runner.h"
 
+#include <unistd.h>
+
 namespace {
 
 struct cpu_run {
@@ -128,6 +130,25 @@ BOOST_AUTO_TEST_CASE(plugin_errors_and_skips_reach_the_results)
     BOOST_CHECK_NE(r[0].message.find("test_errors.hip:"), std::string::npos); // HIP_CHECK's file:line
     BOOST_CHECK(r[1].st == wb::status::skipped);
     BOOST_CHECK_EQUAL(r[1].message, "mode 1 is not supported by this test plugin");
+}
+
+boost::test_tools::assertion_result smaller_than_64_gib(boost::unit_test::test_unit_id)
+{
+    boost::test_tools::assertion_result r(double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE)) < 70e9);
+    r.message() << "this machine could hold 64 GiB of input";
+    return r;
+}
+
+BOOST_AUTO_TEST_CASE(a_size_the_machine_cannot_hold_is_an_error_and_the_rest_still_run,
+                     *boost::unit_test::precondition(smaller_than_64_gib))
+{
+    cpu_run c(64, false);
+    const auto r = c.run("[[benchmark]]\nfamily = \"reduce\"\nvariants = [\"atomic\"]\nn = [17179869184, 100]\n");
+    BOOST_REQUIRE_EQUAL(r.size(), 2u);
+    BOOST_CHECK(r[0].st == wb::status::error);
+    BOOST_TEST_INFO(r[0].message);
+    BOOST_CHECK_NE(r[0].message.find("needs 64.0 GiB of host memory"), std::string::npos);
+    BOOST_CHECK(r[1].st == wb::status::verified);
 }
 
 BOOST_AUTO_TEST_CASE(results_carry_kernel_resources_and_the_plugins_note)
