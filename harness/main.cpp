@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <array>
 #include <ctime>
 #include <iomanip>
 #include <iostream>
@@ -133,16 +134,25 @@ int cmd_list(const platform_options& o, bool json)
         return exit_ok;
     }
     std::cout << "platform " << (p ? device_line(*p) : name + ": no device (" + device_problem + ")") << "\n\n";
+    std::vector<std::array<std::string, 3>> rows{{"variant", "tunables (defaults)", "summary"}};
     for (const auto& pl : reg.plugins()) {
         const wb_plugin& d = *pl.desc;
-        std::cout << pl.name() << (pl.fam->baseline == d.variant ? "  (baseline)" : "") << "\n    " << d.summary
-                  << "\n    seed " << d.seed << "\n";
-        for (uint32_t i = 0; i < d.n_tunables; ++i) {
-            const wb_tunable& t = d.tunables[i];
-            std::cout << "    " << t.name << " = " << t.default_value << "  [" << describe_allowed(t) << "]  " << t.help
-                      << "\n";
-        }
+        std::string tunables;
+        for (uint32_t i = 0; i < d.n_tunables; ++i)
+            tunables += (i ? " " : "") + std::string(d.tunables[i].name) + "=" + std::to_string(d.tunables[i].default_value);
+        rows.push_back({pl.name() + (pl.fam->baseline == d.variant ? " *" : ""), tunables, d.summary ? d.summary : ""});
     }
+    size_t w0 = 0, w1 = 0;
+    for (const auto& r : rows) {
+        w0 = std::max(w0, r[0].size());
+        w1 = std::max(w1, r[1].size());
+    }
+    for (const auto& r : rows)
+        std::cout << r[0] << std::string(w0 + 2 - r[0].size(), ' ') << r[1] << std::string(w1 + 2 - r[1].size(), ' ')
+                  << r[2] << "\n";
+    if (!reg.plugins().empty())
+        std::cout << "\n* the family's baseline. --json shows each tunable's allowed values, the seed sections, "
+                     "kernels and files.\n";
     if (reg.plugins().empty()) std::cout << "no plugins loaded\n";
     if (!reg.rejections().empty()) {
         std::cout << "\nnot loaded:\n";
