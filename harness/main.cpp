@@ -242,7 +242,11 @@ int cmd_run(const platform_options& po, const run_options& o, const std::string&
     table.header();
     const auto results = r.run(configs, ctx.settings, [&](const result& res, const std::vector<result>& all) {
         table.row(res);
-        write_json(out, results_document(ctx, all, false));
+        try {
+            write_json(out, results_document(ctx, all, false));
+        } catch (const std::exception& e) { // keep measuring; the final write tries again
+            std::cerr << "warning: " << e.what() << "\n";
+        }
     });
     write_json(out, results_document(ctx, results, true));
 

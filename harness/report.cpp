@@ -65,7 +65,7 @@ nlohmann::json result_json(const result& r, const std::string& unit, const std::
             {"error", r.st == status::failed || r.st == status::error ? nlohmann::json(r.message) : nlohmann::json()},
             {"skip_reason", r.st == status::skipped ? nlohmann::json(r.message) : nlohmann::json()},
             {"note", r.note.empty() ? nlohmann::json() : nlohmann::json(r.note)},
-            {"seed", r.seed},
+            {"seeds", r.seeds},
             {"input_sets", r.input_sets},
             {"time_ms", measured ? nlohmann::json(r.time_ms.median) : nlohmann::json()},
             {"time_ms_stats", measured ? stats_json(r.time_ms) : nlohmann::json()},
@@ -142,8 +142,10 @@ void write_json(const std::filesystem::path& path, const nlohmann::json& doc)
     {
         std::ofstream out(tmp);
         if (!out) throw std::runtime_error("cannot write " + tmp.string());
-        out << doc.dump(2) << "\n";
-        if (!out) throw std::runtime_error("writing " + tmp.string() + " failed");
+        // Plugins' messages are not promised to be UTF-8: replace what is not, never give up.
+        out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+        out.close();
+        if (!out) throw std::runtime_error("writing " + tmp.string() + " failed (disk full?)");
     }
     std::filesystem::rename(tmp, path);
 }

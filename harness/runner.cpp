@@ -72,6 +72,26 @@ occupancy describe_occupancy(const std::string& platform, const wb_device_info& 
     return o;
 }
 
+/// Text from a plugin, with every byte that is not part of valid UTF-8 replaced by U+FFFD.
+std::string utf8(const char* text)
+{
+    std::string out;
+    const auto* p = reinterpret_cast<const unsigned char*>(text);
+    while (*p) {
+        const int len = *p < 0x80 ? 1 : (*p >> 5) == 6 ? 2 : (*p >> 4) == 14 ? 3 : (*p >> 3) == 30 ? 4 : 0;
+        bool ok = len > 0;
+        for (int i = 1; ok && i < len; ++i) ok = (p[i] >> 6) == 2;
+        if (ok) {
+            out.append(reinterpret_cast<const char*>(p), size_t(len));
+            p += len;
+        } else {
+            out += "\xef\xbf\xbd";
+            ++p;
+        }
+    }
+    return out;
+}
+
 double host_memory_bytes() { return double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE)); }
 
 const char* poison_note(int byte) { return byte == 0xA5 ? "0xa5 poison" : "0x5a poison"; }
@@ -166,12 +186,20 @@ std::vector<config> runner::plan(const suite& s, const std::string& filter) cons
     return out;
 }
 
+/// Two datasets with different seeds alternate across the runs (a plugin that replays an earlier
+/// answer fails), each uploaded into several input sets so repeated runs do not hit the cache.
 struct runner::group_data {
-    std::vector<host_buffer> inputs, expected, actual;
-    std::vector<std::vector<device_buffer>> input_sets; // rotated so repeated runs do not hit the cache
+    struct dataset {
+        uint64_t seed = 0;
+        std::vector<host_buffer> inputs, expected;
+    };
+    std::vector<dataset> data;
+    std::vector<host_buffer> actual;
+    std::vector<std::vector<device_buffer>> input_sets; // set s holds data[s % data.size()]
     std::vector<device_buffer> outputs;
-    uint64_t seed = 0;
     std::string setup_error;
+
+    const dataset& of_set(size_t set) const { return data[set % data.size()]; }
 };
 
 std::vector<result> runner::run(const std::vector<config>& configs, const run_settings& settings,
@@ -187,33 +215,41 @@ std::vector<result> runner::run(const std::vector<config>& configs, const run_se
     return results;
 }
 
+void runner::upload(group_data& g, size_t set) const
+{
+    const auto& inputs = g.of_set(set).inputs;
+    for (size_t i = 0; i < inputs.size(); ++i)
+        platform_->copy_to_device(g.input_sets[set][i].get(), inputs[i].bytes.data(), inputs[i].bytes.size());
+}
+
 void runner::run_group(const std::vector<const config*>& group, const run_settings& settings,
                        std::vector<result>& results,
                        const std::function<void(const result&, const std::vector<result>&)>& done) const
 {
     const config& first = *group.front();
     const family& fam = *first.plug->fam;
+    const param_map& params = first.family_params;
     group_data g;
-    g.seed = derive_seed(settings.seed, fam.name + " " + params_text(first.family_params, {}));
     try {
-        const auto in_shapes = fam.inputs(first.family_params), out_shapes = fam.outputs(first.family_params);
+        const auto in_shapes = fam.inputs(params), out_shapes = fam.outputs(params);
         size_t in_bytes = 0, out_bytes = 0;
         for (const auto& b : in_shapes) in_bytes += b.count * elem_size(b.type);
         for (const auto& b : out_shapes) out_bytes += b.count * elem_size(b.type);
-        const size_t sets = input_sets(in_bytes, out_bytes);
+        const memory_plan plan = plan_memory(in_bytes, out_bytes);
 
-        g.inputs = make_buffers(in_shapes);
-        fam.generate(first.family_params, g.seed, g.inputs);
-        g.expected = make_buffers(out_shapes);
-        fam.reference(first.family_params, g.inputs, g.expected);
+        uint64_t seed = derive_seed(settings.seed, fam.name + " " + params_text(params, {}));
+        for (size_t d = 0; d < plan.datasets; ++d, seed = mix64(seed) & ((uint64_t(1) << 53) - 1)) {
+            group_data::dataset ds{seed, make_buffers(in_shapes), make_buffers(out_shapes)};
+            fam.generate(params, seed, ds.inputs);
+            fam.reference(params, ds.inputs, ds.expected);
+            g.data.push_back(std::move(ds));
+        }
         g.actual = make_buffers(out_shapes);
-        for (size_t s = 0; s < sets; ++s) {
+        for (size_t s = 0; s < plan.sets; ++s) {
             std::vector<device_buffer> set;
-            for (const auto& b : g.inputs) {
-                set.emplace_back(platform_, std::max<size_t>(b.bytes.size(), 1));
-                platform_->copy_to_device(set.back().get(), b.bytes.data(), b.bytes.size());
-            }
+            for (const auto& b : g.of_set(s).inputs) set.emplace_back(platform_, std::max<size_t>(b.bytes.size(), 1));
             g.input_sets.push_back(std::move(set));
+            upload(g, s);
         }
         for (const auto& b : g.actual) g.outputs.emplace_back(platform_, std::max<size_t>(b.bytes.size(), 1));
     } catch (const std::exception& e) {
@@ -223,8 +259,8 @@ void runner::run_group(const std::vector<const config*>& group, const run_settin
     const size_t begin = results.size();
     for (const config* c : group) {
         results.push_back(run_config(*c, g, settings));
-        // Speedups against the family's baseline at these parameters: its default tunables if
-        // measured, else its fastest verified configuration.
+        // Speedups against the family's baseline at these parameters: its fastest verified
+        // configuration so far (the baseline runs first; the JSON's final values are exact).
         const result* base = nullptr;
         for (size_t i = begin; i < results.size(); ++i) {
             const result& r = results[i];
@@ -238,32 +274,58 @@ void runner::run_group(const std::vector<const config*>& group, const run_settin
     }
 }
 
-size_t runner::input_sets(size_t in_bytes, size_t out_bytes) const
+std::string runner::check_inputs(group_data& g, const family& fam, const param_map& params) const
 {
-    // The host holds the inputs, the expected and the actual outputs; the device one copy of the
-    // outputs and `sets` copies of the inputs. On cpu both are the same memory.
+    std::string damage;
+    const auto shapes = fam.inputs(params);
+    for (size_t s = 0; s < g.input_sets.size(); ++s) {
+        const auto& inputs = g.of_set(s).inputs;
+        bool damaged = false;
+        for (size_t i = 0; i < inputs.size(); ++i) {
+            host_buffer now(inputs[i].type, inputs[i].count());
+            platform_->copy_to_host(now.bytes.data(), g.input_sets[s][i].get(), now.bytes.size());
+            const comparison c = compare(inputs[i], now, 0);
+            if (c.ok) continue;
+            damaged = true;
+            if (damage.empty())
+                damage = "the plugin changed its input '" + shapes[i].name + "' (copy " + std::to_string(s + 1) + " of " +
+                         std::to_string(g.input_sets.size()) + "): " + c.detail;
+        }
+        if (damaged) upload(g, s); // the next configuration gets its inputs intact
+    }
+    return damage;
+}
+
+runner::memory_plan runner::plan_memory(size_t in_bytes, size_t out_bytes) const
+{
+    // The host holds each dataset's inputs and expected outputs, and the actual outputs; the
+    // device one copy of the outputs and `sets` copies of the inputs. On cpu both are one memory.
     const wb_device_info& d = platform_->device();
     const double gib = double(1 << 30), host_budget = 0.8 * host_memory_bytes(), dev_budget = 0.8 * double(d.total_memory);
-    const double host = double(in_bytes) + 2.0 * double(out_bytes);
     const bool shared = platform_->name() == "cpu";
-    auto device = [&](size_t sets) { return double(sets) * double(in_bytes) + double(out_bytes) + (shared ? host : 0); };
-    char msg[256];
-    if (host > host_budget) {
-        std::snprintf(msg, sizeof msg, "needs %.1f GiB of host memory; this machine has %.1f GiB (80%% usable)",
-                      host / gib, host_budget / 0.8 / gib);
-        throw std::runtime_error(msg);
-    }
-    if (device(1) > dev_budget) {
-        std::snprintf(msg, sizeof msg, "needs %.1f GiB of device memory; the device has %.1f GiB (80%% usable)",
-                      device(1) / gib, dev_budget / 0.8 / gib);
-        throw std::runtime_error(msg + std::string(": ") + d.name);
-    }
+    auto host = [&](size_t datasets) { return double(datasets) * double(in_bytes + out_bytes) + double(out_bytes); };
+    auto device = [&](size_t sets, size_t datasets) {
+        return double(sets) * double(in_bytes) + double(out_bytes) + (shared ? host(datasets) : 0);
+    };
+    memory_plan p;
     // Rotate through copies of the inputs when they would fit in the cache (2x its size).
     const size_t cache = size_t(std::max<int64_t>(d.l2_cache_bytes, 0));
-    size_t sets = 1;
-    if (in_bytes > 0 && in_bytes < 2 * cache) sets = std::min<size_t>(16, (2 * cache + in_bytes - 1) / in_bytes);
-    while (sets > 1 && device(sets) > dev_budget) --sets;
-    return sets;
+    if (in_bytes > 0 && in_bytes < 2 * cache) p.sets = std::min<size_t>(16, (2 * cache + in_bytes - 1) / in_bytes);
+    p.sets = std::max<size_t>(p.sets, 2);
+    while (p.sets > 1 && (device(p.sets, 2) > dev_budget || host(2) > host_budget)) --p.sets;
+    p.datasets = std::min<size_t>(p.sets, 2); // a second dataset only where it fits: else replays go unseen
+    char msg[256];
+    if (host(p.datasets) > host_budget) {
+        std::snprintf(msg, sizeof msg, "needs %.1f GiB of host memory; this machine has %.1f GiB (80%% usable)",
+                      host(1) / gib, host_budget / 0.8 / gib);
+        throw std::runtime_error(msg);
+    }
+    if (device(p.sets, p.datasets) > dev_budget) {
+        std::snprintf(msg, sizeof msg, "needs %.1f GiB of device memory; the device has %.1f GiB (80%% usable)",
+                      device(1, 1) / gib, dev_budget / 0.8 / gib);
+        throw std::runtime_error(msg + std::string(": ") + d.name);
+    }
+    return p;
 }
 
 std::vector<kernel_report> runner::kernels_of(const config& c) const
@@ -295,7 +357,7 @@ result runner::run_config(const config& c, group_data& g, const run_settings& se
     r.variant = d.variant;
     r.family_params = c.family_params;
     r.tunables = c.tunables;
-    r.seed = g.seed;
+    for (const auto& d : g.data) r.seeds.push_back(d.seed);
     r.input_sets = int(g.input_sets.size());
     if (!c.skip.empty()) {
         r.st = status::skipped;
@@ -318,7 +380,7 @@ result runner::run_config(const config& c, group_data& g, const run_settings& se
             else p = {k.c_str(), WB_STRING, 0, 0, std::get<std::string>(v).c_str()};
             params.push_back(p);
         }
-    std::vector<const void*> in(g.inputs.size());
+    std::vector<const void*> in(g.data.front().inputs.size());
     std::vector<void*> out, host_out;
     for (auto& b : g.outputs) out.push_back(b.get());
     for (auto& b : g.actual) host_out.push_back(b.bytes.data());
@@ -356,19 +418,21 @@ result runner::run_config(const config& c, group_data& g, const run_settings& se
             r.prepare_ms = ms_since(t0);
             if (st == WB_SKIP) {
                 r.st = status::skipped;
-                r.message = message[0] ? message : "the plugin declined this configuration";
+                r.message = message[0] ? utf8(message) : "the plugin declined this configuration";
             } else if (st != WB_OK) {
-                throw std::runtime_error(std::string("prepare failed: ") + message);
+                throw std::runtime_error("prepare failed: " + utf8(message));
             }
         }
-        r.note = note;
+        r.note = utf8(note);
 
         const int total = r.st == status::skipped ? 0 : settings.warmup + settings.repetitions;
         if (total > 0) r.st = status::verified;
         for (int run = 0; run < total; ++run) {
             // Alternate two poisons: an element left unwritten fails at least one of two runs.
             const int poison = run % 2 ? 0x5A : 0xA5;
-            use_inputs(size_t(run) % g.input_sets.size());
+            const size_t set = size_t(run) % g.input_sets.size();
+            const auto& data = g.of_set(set);
+            use_inputs(set);
             for (size_t i = 0; i < out.size(); ++i) {
                 platform::check(platform_->api().fill(out[i], poison, g.actual[i].bytes.size(), stream.get()),
                                 "poisoning the outputs");
@@ -381,8 +445,8 @@ result runner::run_config(const config& c, group_data& g, const run_settings& se
             const int32_t st = d.run(&args);
             stream.stop();
             stream.sync();
-            if (st != WB_OK) throw std::runtime_error(std::string("run failed: ") + message);
-            if (d.finish && d.finish(&args) != WB_OK) throw std::runtime_error(std::string("finish failed: ") + message);
+            if (st != WB_OK) throw std::runtime_error("run failed: " + utf8(message));
+            if (d.finish && d.finish(&args) != WB_OK) throw std::runtime_error("finish failed: " + utf8(message));
             const double wall = ms_since(t0);
             const double kernel = stream.elapsed_ms();
 
@@ -390,11 +454,11 @@ result runner::run_config(const config& c, group_data& g, const run_settings& se
                 for (size_t i = 0; i < out.size(); ++i)
                     platform_->copy_to_host(host_out[i], out[i], g.actual[i].bytes.size());
             for (size_t i = 0; i < out.size(); ++i) {
-                const comparison cmp = compare(g.expected[i], g.actual[i], fam.tolerance);
+                const comparison cmp = compare(data.expected[i], g.actual[i], fam.tolerance);
                 if (!cmp.ok) {
                     r.st = status::failed;
                     r.message = "run " + std::to_string(run + 1) + " of " + std::to_string(total) + " (" +
-                                poison_note(poison) + ", input seed " + std::to_string(g.seed) + "), output '" +
+                                poison_note(poison) + ", input seed " + std::to_string(data.seed) + "), output '" +
                                 fam.outputs(c.family_params)[i].name + "': " + cmp.detail;
                     break;
                 }
@@ -410,6 +474,15 @@ result runner::run_config(const config& c, group_data& g, const run_settings& se
         r.message = e.what();
     }
     if (prepared && d.release) d.release(&args);
+    try { // a plugin that writes into its inputs fails, and does not spoil the next one's run
+        if (std::string damage = check_inputs(g, fam, c.family_params); !damage.empty() && r.st != status::error) {
+            r.st = status::failed;
+            r.message = damage;
+        }
+    } catch (const std::exception& e) {
+        r.st = status::error;
+        r.message = std::string("checking the inputs afterwards failed: ") + e.what();
+    }
 
     r.time_ms = summarize(times);
     r.wall_ms = summarize(walls);

@@ -58,7 +58,7 @@ struct result {
     status st = status::error;
     std::string message;     // what failed or why skipped
     std::string note;        // what the plugin resolved itself
-    uint64_t seed = 0;
+    std::vector<uint64_t> seeds; // of the datasets the runs alternate between
     int input_sets = 1;
     summary time_ms, wall_ms;
     double prepare_ms = 0;
@@ -98,8 +98,16 @@ private:
                    const std::function<void(const result&, const std::vector<result>&)>& done) const;
     result run_config(const config& c, group_data& g, const run_settings& settings) const;
     std::vector<kernel_report> kernels_of(const config& c) const;
-    /// How many copies of the inputs to rotate through; throws if even one does not fit.
-    size_t input_sets(size_t in_bytes, size_t out_bytes) const;
+    struct memory_plan {
+        size_t sets = 1;     // copies of the inputs on the device, rotated through
+        size_t datasets = 1; // different inputs (seeds) among them: 2 where memory allows
+    };
+    /// How many input copies and datasets fit; throws when even one does not.
+    memory_plan plan_memory(size_t in_bytes, size_t out_bytes) const;
+    void upload(group_data& g, size_t set) const;
+    /// Compares every input copy on the device with its dataset; re-uploads the damaged ones.
+    /// Returns what changed, or "".
+    std::string check_inputs(group_data& g, const family& fam, const param_map& params) const;
 
     std::shared_ptr<platform> platform_;
     const plugin_registry& plugins_;

@@ -15,7 +15,8 @@ WB = os.path.join(BUILD, "bin", "wavebench")
 
 def wb(*args, cwd=None):
     env = dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache"))
-    return subprocess.run([WB, *args], capture_output=True, text=True, cwd=cwd or SOURCE, env=env, timeout=600)
+    return subprocess.run([WB, *args], capture_output=True, text=True, errors="strict", cwd=cwd or SOURCE, env=env,
+                          timeout=600)
 
 
 def load(path):
@@ -124,6 +125,19 @@ class Cli(unittest.TestCase):
             doc = load(out)
             self.assertEqual([r["status"] for r in doc["results"]], ["verified", "failed"])
             self.assertIn("expected", doc["results"][1]["error"])
+
+    def test_a_message_that_is_not_utf8_does_not_stop_the_run(self):
+        with tempfile.TemporaryDirectory() as d:
+            s, out = os.path.join(d, "s.toml"), os.path.join(d, "r.json")
+            write(s, '[suite]\nrepetitions = 1\nwarmup = 0\n[[benchmark]]\nfamily = "reduce"\n'
+                     'variants = ["test_errors", "tree"]\nn = 10\nmode = 2\nblock_size = 128\n')
+            p = wb("run", s, "--platform", "cpu", "--no-ceilings", "--out", out, "--plugins",
+                   os.path.join(BUILD, "tests", "plugins"))
+            self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+            doc = load(out)
+            self.assertTrue(doc["complete"])
+            self.assertEqual([r["status"] for r in doc["results"]], ["error", "verified"])
+            self.assertIn("caf\ufffd: a message that is not UTF-8", doc["results"][0]["error"])
 
     def test_help_names_the_commands_and_exit_statuses(self):
         p = wb("--help")

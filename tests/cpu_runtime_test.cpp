@@ -8,6 +8,9 @@
 #include <hip/hip_runtime.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <sys/resource.h>
+#include <thread>
 #include <numeric>
 #include <vector>
 
@@ -372,6 +375,38 @@ BOOST_AUTO_TEST_CASE(kernels_without_barriers_use_one_fiber_per_block)
     launched();
     BOOST_REQUIRE_EQUAL(hipCpuFibersCreated(&after), hipSuccess);
     BOOST_CHECK_EQUAL(after - before, blocks * lanes); // the first lane's fiber is the block's
+}
+
+BOOST_AUTO_TEST_CASE(running_out_of_fiber_stacks_is_a_launch_error_not_a_crash)
+{
+    BOOST_REQUIRE_EQUAL(hipCpuSetThreads(1), hipSuccess); // only the launching thread works
+    const unsigned lanes = 1024;
+    dbuf<int> out(lanes);
+    hipError_t starved = hipSuccess, after = hipSuccess;
+    // A new thread has no cached stacks; with the address space capped just above what is in use,
+    // the block's 1023 lane stacks (64 KiB each) cannot be mapped.
+    std::thread([&] {
+        rlimit old{};
+        getrlimit(RLIMIT_AS, &old);
+        long pages = 0;
+        if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+            if (std::fscanf(f, "%ld", &pages) != 1) pages = 0;
+            std::fclose(f);
+        }
+        rlimit low = old;
+        low.rlim_cur = rlim_t(pages) * 4096 + (16 << 20);
+        setrlimit(RLIMIT_AS, &low);
+        hipLaunchKernelGGL(rotate_through_shared, dim3(1), dim3(lanes), 0, nullptr, out.p, 1);
+        starved = hipGetLastError();
+        setrlimit(RLIMIT_AS, &old);
+        hipLaunchKernelGGL(rotate_through_shared, dim3(1), dim3(lanes), 0, nullptr, out.p, 1);
+        after = hipGetLastError();
+    }).join();
+    BOOST_CHECK_EQUAL(starved, hipErrorLaunchOutOfResources);
+    BOOST_CHECK_EQUAL(after, hipSuccess);
+    const auto h = out.host();
+    for (unsigned t = 0; t < lanes; ++t) BOOST_REQUIRE_EQUAL(h[t], int((t + 1) % lanes));
+    BOOST_REQUIRE_EQUAL(hipCpuSetThreads(0), hipSuccess);
 }
 
 BOOST_AUTO_TEST_CASE(blocks_run_on_every_worker)

@@ -118,6 +118,36 @@ BOOST_AUTO_TEST_CASE(every_run_is_verified_not_only_the_first)
     BOOST_CHECK_NE(r[0].message.find("run 2 of 3 (0x5a poison"), std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(a_plugin_that_replays_an_earlier_answer_fails)
+{
+    cpu_run c(64, true);
+    const auto r = c.run(one + "test_replays\"]\n");
+    BOOST_REQUIRE_EQUAL(r.size(), 1u);
+    BOOST_REQUIRE_EQUAL(r[0].seeds.size(), 2u); // two datasets alternate
+    BOOST_CHECK_NE(r[0].seeds[0], r[0].seeds[1]);
+    BOOST_CHECK(r[0].st == wb::status::failed);
+    BOOST_TEST_INFO(r[0].message);
+    BOOST_CHECK_NE(r[0].message.find("run 2 of 3 (0x5a poison, input seed " + std::to_string(r[0].seeds[1])),
+                   std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_plugin_that_writes_into_its_inputs_fails_and_the_next_one_is_unharmed)
+{
+    cpu_run c(64, true);
+    const auto r = c.run(one + "test_writes_input\", \"atomic\", \"tree\"]\n");
+    BOOST_REQUIRE_EQUAL(r.size(), 3u);
+    BOOST_CHECK_EQUAL(r[0].variant, "atomic");
+    BOOST_CHECK(r[0].st == wb::status::verified);
+    // tree runs after test_writes_input in name order: its inputs were restored
+    const auto& culprit = r[1].variant == "test_writes_input" ? r[1] : r[2];
+    const auto& next = r[1].variant == "tree" ? r[1] : r[2];
+    BOOST_CHECK(culprit.st == wb::status::failed);
+    BOOST_TEST_INFO(culprit.message);
+    BOOST_CHECK_NE(culprit.message.find("the plugin changed its input 'in' (copy 1 of "), std::string::npos);
+    BOOST_CHECK_NE(culprit.message.find("element 0 of 1000"), std::string::npos);
+    BOOST_CHECK(next.st == wb::status::verified);
+}
+
 BOOST_AUTO_TEST_CASE(plugin_errors_and_skips_reach_the_results)
 {
     cpu_run c(64, true);

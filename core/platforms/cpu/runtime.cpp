@@ -8,7 +8,6 @@
 #include <hip/hip_runtime.h>
 
 #include <boost/context/fiber.hpp>
-#include <boost/context/protected_fixedsize_stack.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -21,6 +20,7 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <vector>
 
@@ -55,31 +55,36 @@ size_t env_size(const char* name, size_t fallback)
 }
 
 // ---- fiber stacks: guard-paged, allocated once per worker and reused ---------------------------------
+/// A lane's fiber could not get a stack (no memory, or no memory mappings left).
+struct out_of_stacks : std::runtime_error {
+    out_of_stacks() : std::runtime_error("no memory for a fiber stack") {}
+};
+
+/// Stacks with a guard page below them (an overflow faults instead of overwriting a neighbour),
+/// kept for reuse. Each costs two memory mappings; see max_workers().
 class stack_cache {
 public:
-    explicit stack_cache(size_t bytes) : alloc_(bytes) {}
+    explicit stack_cache(size_t bytes) : size_((bytes + page - 1) & ~(page - 1)) {}
     stack_cache(const stack_cache&) = delete;
     stack_cache& operator=(const stack_cache&) = delete;
     ~stack_cache()
     {
-        for (auto& s : free_) {
-            // Undo the stagger: the allocator wants the page-aligned top it handed out.
-            const uintptr_t sp = reinterpret_cast<uintptr_t>(s.sp), top = (sp + page - 1) & ~(page - 1);
-            s.size += top - sp;
-            s.sp = reinterpret_cast<void*>(top);
-            alloc_.deallocate(s);
-        }
+        for (void* base : mapped_) munmap(base, size_ + page);
     }
     ctx::stack_context allocate()
     {
         if (free_.empty()) {
-            // Fresh stacks have page-aligned tops, so the hot top frames of all lanes would fall
-            // into the same cache sets; stagger them by a multiple of 64 bytes.
-            ctx::stack_context s = alloc_.allocate();
-            const size_t stagger = 64 * (1 + created_++ % 63);
-            s.sp = static_cast<char*>(s.sp) - stagger;
-            s.size -= stagger;
-            return s;
+            void* base = mmap(nullptr, size_ + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (base == MAP_FAILED) throw out_of_stacks();
+            if (mprotect(base, page, PROT_NONE) != 0) {
+                munmap(base, size_ + page);
+                throw out_of_stacks();
+            }
+            mapped_.push_back(base);
+            ctx::stack_context s;
+            s.size = size_;
+            s.sp = static_cast<char*>(base) + page + size_;
+            free_.push_back(s);
         }
         ctx::stack_context s = free_.back();
         free_.pop_back();
@@ -88,10 +93,10 @@ public:
     void deallocate(ctx::stack_context& s) noexcept { free_.push_back(s); }
 
 private:
-    static constexpr uintptr_t page = 4096;
-    ctx::protected_fixedsize_stack alloc_;
+    static constexpr size_t page = 4096;
+    size_t size_;
+    std::vector<void*> mapped_;
     std::vector<ctx::stack_context> free_;
-    size_t created_ = 0;
 };
 
 struct cached_stack {
@@ -100,7 +105,19 @@ struct cached_stack {
     void deallocate(ctx::stack_context& s) noexcept { cache->deallocate(s); }
 };
 
-// ---- a launch ---------------------------------------------------------------------------------------
+/// Workers by default: one per hardware thread, but no more than the memory-mapping limit allows
+/// when every worker runs 1024-lane blocks in fibers (two mappings per stack).
+unsigned max_workers()
+{
+    unsigned long maps = 65530;
+    if (FILE* f = std::fopen("/proc/sys/vm/max_map_count", "r")) {
+        if (std::fscanf(f, "%lu", &maps) != 1) maps = 65530;
+        std::fclose(f);
+    }
+    const unsigned fit = unsigned(std::max(1ul, maps * 3 / 4 / (2 * 1024 + 16)));
+    return std::min(std::max(1u, std::thread::hardware_concurrency()), fit);
+}
+
 std::atomic<unsigned long long> g_fibers_created{0};
 
 struct launch_job {
@@ -109,7 +126,13 @@ struct launch_job {
     void* closure;
     uint64_t n_blocks;
     std::atomic<uint64_t> next{0};
-    std::atomic<bool> failed{false};
+    std::atomic<int> error{hipSuccess}; // the first failure wins
+
+    void fail(hipError_t e)
+    {
+        int expected = hipSuccess;
+        error.compare_exchange_strong(expected, e);
+    }
 };
 
 enum class lane_state : uint8_t { runnable, barrier, collective, exited };
@@ -136,11 +159,22 @@ class worker {
 public:
     worker() : stacks_(env_size("WAVEBENCH_CPU_STACK_KB", 64) * 1024), shared_(max_shared_bytes + 64) {}
 
-    void run_blocks(launch_job& job)
+    void run_blocks(launch_job& job) noexcept
     {
-        tl_worker = this;
-        for (uint64_t b; (b = job.next.fetch_add(1, std::memory_order_relaxed)) < job.n_blocks;) run_block(job, b);
-        tl_worker = nullptr;
+        struct current {
+            explicit current(worker* w) { tl_worker = w; }
+            ~current() { tl_worker = nullptr; }
+        } scope(this);
+        for (uint64_t b; (b = job.next.fetch_add(1, std::memory_order_relaxed)) < job.n_blocks;) {
+            try {
+                run_block(job, b);
+            } catch (const out_of_stacks&) {
+                job.fail(hipErrorLaunchOutOfResources);
+            } catch (...) {
+                job.fail(hipErrorLaunchFailure);
+            }
+            job_ = nullptr;
+        }
     }
 
     /// Called from a lane at a barrier or collective: hand the thread to the next lane that can
@@ -149,6 +183,15 @@ public:
     {
         const unsigned me = current_;
         if (!fiber_mode_) { // lanes before `me` have exited, the ones after have not started
+            // Every fiber the block needs is made now, the one place where a stack can be
+            // missing; the lane that blocked is told by an exception (the block is abandoned).
+            try {
+                for (unsigned j = me + 1; j < n_lanes_; ++j) start(j);
+            } catch (...) {
+                for (unsigned j = me + 1; j < n_lanes_; ++j) lanes_[j].fiber = ctx::fiber{};
+                aborted_ = true;
+                throw;
+            }
             fiber_mode_ = true;
             lanes_[me].started = true; // its fiber is the block's first one, suspended below
             wave_ = me - me % warp_;
@@ -186,7 +229,7 @@ private:
             lanes_[i].state = lane_state::runnable;
             lanes_[i].started = false;
         }
-        fiber_mode_ = false;
+        fiber_mode_ = aborted_ = false;
         fibers_ = 1;
 
         // One fiber runs the lanes in turn; it stays the only one unless a lane blocks. The
@@ -195,13 +238,13 @@ private:
                          sink_ = std::move(sink);
                          for (unsigned i = 0; i < n_lanes_; ++i) {
                              run_lane(i);
+                             if (aborted_) break;
                              if (fiber_mode_) return exit_lane(); // lane i blocked once, now done
                          }
                          return std::move(sink_);
                      }};
         std::move(f).resume();
         g_fibers_created.fetch_add(fibers_, std::memory_order_relaxed);
-        job_ = nullptr;
     }
 
     void run_lane(unsigned i)
@@ -209,8 +252,12 @@ private:
         enter(i);
         try {
             job_->body(job_->closure);
+        } catch (const ctx::detail::forced_unwind&) {
+            throw; // Boost.Context unwinding a fiber: not the kernel's exception
+        } catch (const out_of_stacks&) {
+            job_->fail(hipErrorLaunchOutOfResources);
         } catch (...) {
-            job_->failed.store(true);
+            job_->fail(hipErrorLaunchFailure);
         }
         lanes_[i].state = lane_state::exited;
     }
@@ -341,6 +388,7 @@ private:
     unsigned n_lanes_ = 0, warp_ = 64, current_ = 0;
     unsigned wave_ = 0, pos_ = 0; // the scheduler's place: wavefront start, next lane to look at
     unsigned fibers_ = 0;         // created for the current block
+    bool aborted_ = false;        // no stack for the block's fibers: the block is abandoned
     bool fiber_mode_ = false;
 };
 
@@ -426,7 +474,7 @@ std::mutex& launch_mutex()
 
 pool& the_pool()
 {
-    static pool p(unsigned(env_size("WAVEBENCH_CPU_THREADS", std::max(1u, std::thread::hardware_concurrency()))));
+    static pool p(unsigned(env_size("WAVEBENCH_CPU_THREADS", max_workers())));
     return p;
 }
 
@@ -719,7 +767,7 @@ hipError_t hipCpuSetThreads(int threads)
     if (threads < 0) return fail(hipErrorInvalidValue);
     if (tl_worker) return fail(hipErrorNotSupported);
     std::lock_guard lock(launch_mutex());
-    the_pool().resize(threads > 0 ? unsigned(threads) : std::max(1u, std::thread::hardware_concurrency()));
+    the_pool().resize(threads > 0 ? unsigned(threads) : max_workers());
     return hipSuccess;
 }
 
@@ -751,7 +799,7 @@ hipError_t hip_cpu_launch(dim3 grid, dim3 block, size_t shared_bytes, hipStream_
         std::lock_guard lock(launch_mutex());
         the_pool().run(job);
     }
-    return job.failed.load() ? fail(hipErrorLaunchFailure) : hipSuccess;
+    return fail(hipError_t(job.error.load()));
 }
 
 void hip_cpu_syncthreads(void)
