@@ -1,0 +1,294 @@
+// wavebench HIP on CUDA: the subset of HIP that wavebench's plugins use, mapped onto the CUDA
+// runtime (CUDA 13). Debian's HIP 5.2 NVIDIA headers no longer compile against CUDA 13; this
+// header covers only what the plugins and the platform library need. See ../../README.md.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#define __HIP_PLATFORM_NVIDIA__ 1
+
+// ---- errors: HIP's values are CUDA's, so a cudaError_t converts without a table ---------------------
+typedef enum hipError_t : int {
+    hipSuccess = 0,
+    hipErrorInvalidValue = 1,
+    hipErrorOutOfMemory = 2,
+    hipErrorNotInitialized = 3,
+    hipErrorInvalidConfiguration = 9,
+    hipErrorInvalidDevicePointer = 17,
+    hipErrorInvalidMemcpyDirection = 21,
+    hipErrorInsufficientDriver = 35,
+    hipErrorInvalidDeviceFunction = 98,
+    hipErrorNoDevice = 100,
+    hipErrorInvalidDevice = 101,
+    hipErrorInvalidImage = 200,
+    hipErrorInvalidHandle = 400,
+    hipErrorNotReady = 600,
+    hipErrorIllegalAddress = 700,
+    hipErrorLaunchOutOfResources = 701,
+    hipErrorLaunchTimeOut = 702,
+    hipErrorLaunchFailure = 719,
+    hipErrorNotSupported = 801,
+    hipErrorUnknown = 999,
+} hipError_t;
+
+static_assert(int(hipErrorInvalidValue) == int(cudaErrorInvalidValue) &&
+                  int(hipErrorOutOfMemory) == int(cudaErrorMemoryAllocation) &&
+                  int(hipErrorNotInitialized) == int(cudaErrorInitializationError) &&
+                  int(hipErrorInvalidConfiguration) == int(cudaErrorInvalidConfiguration) &&
+                  int(hipErrorInvalidDevicePointer) == int(cudaErrorInvalidDevicePointer) &&
+                  int(hipErrorInvalidMemcpyDirection) == int(cudaErrorInvalidMemcpyDirection) &&
+                  int(hipErrorInsufficientDriver) == int(cudaErrorInsufficientDriver) &&
+                  int(hipErrorInvalidDeviceFunction) == int(cudaErrorInvalidDeviceFunction) &&
+                  int(hipErrorNoDevice) == int(cudaErrorNoDevice) && int(hipErrorInvalidDevice) == int(cudaErrorInvalidDevice) &&
+                  int(hipErrorInvalidImage) == int(cudaErrorInvalidKernelImage) &&
+                  int(hipErrorInvalidHandle) == int(cudaErrorInvalidResourceHandle) &&
+                  int(hipErrorNotReady) == int(cudaErrorNotReady) && int(hipErrorIllegalAddress) == int(cudaErrorIllegalAddress) &&
+                  int(hipErrorLaunchOutOfResources) == int(cudaErrorLaunchOutOfResources) &&
+                  int(hipErrorLaunchTimeOut) == int(cudaErrorLaunchTimeout) &&
+                  int(hipErrorLaunchFailure) == int(cudaErrorLaunchFailure) &&
+                  int(hipErrorNotSupported) == int(cudaErrorNotSupported) && int(hipErrorUnknown) == int(cudaErrorUnknown),
+              "HIP error values must equal CUDA's");
+
+/// A CUDA status as HIP's (values CUDA has and HIP does not name keep their number).
+inline hipError_t hip_from_cuda(cudaError_t e) { return static_cast<hipError_t>(e); }
+
+/// HIP's name for the errors above; CUDA's own name for the rest.
+inline const char* hipGetErrorName(hipError_t e)
+{
+    switch (e) {
+    case hipSuccess: return "hipSuccess";
+    case hipErrorInvalidValue: return "hipErrorInvalidValue";
+    case hipErrorOutOfMemory: return "hipErrorOutOfMemory";
+    case hipErrorNotInitialized: return "hipErrorNotInitialized";
+    case hipErrorInvalidConfiguration: return "hipErrorInvalidConfiguration";
+    case hipErrorInvalidDevicePointer: return "hipErrorInvalidDevicePointer";
+    case hipErrorInvalidMemcpyDirection: return "hipErrorInvalidMemcpyDirection";
+    case hipErrorInsufficientDriver: return "hipErrorInsufficientDriver";
+    case hipErrorInvalidDeviceFunction: return "hipErrorInvalidDeviceFunction";
+    case hipErrorNoDevice: return "hipErrorNoDevice";
+    case hipErrorInvalidDevice: return "hipErrorInvalidDevice";
+    case hipErrorInvalidImage: return "hipErrorInvalidImage";
+    case hipErrorInvalidHandle: return "hipErrorInvalidHandle";
+    case hipErrorNotReady: return "hipErrorNotReady";
+    case hipErrorIllegalAddress: return "hipErrorIllegalAddress";
+    case hipErrorLaunchOutOfResources: return "hipErrorLaunchOutOfResources";
+    case hipErrorLaunchTimeOut: return "hipErrorLaunchTimeOut";
+    case hipErrorLaunchFailure: return "hipErrorLaunchFailure";
+    case hipErrorNotSupported: return "hipErrorNotSupported";
+    case hipErrorUnknown: return "hipErrorUnknown";
+    }
+    return cudaGetErrorName(cudaError_t(e));
+}
+
+inline const char* hipGetErrorString(hipError_t e) { return cudaGetErrorString(cudaError_t(e)); }
+inline hipError_t hipGetLastError() { return hip_from_cuda(cudaGetLastError()); }
+inline hipError_t hipPeekAtLastError() { return hip_from_cuda(cudaPeekAtLastError()); }
+
+// ---- types ------------------------------------------------------------------------------------
+typedef cudaStream_t hipStream_t;
+typedef cudaEvent_t hipEvent_t;
+
+typedef enum hipMemcpyKind {
+    hipMemcpyHostToHost = cudaMemcpyHostToHost,
+    hipMemcpyHostToDevice = cudaMemcpyHostToDevice,
+    hipMemcpyDeviceToHost = cudaMemcpyDeviceToHost,
+    hipMemcpyDeviceToDevice = cudaMemcpyDeviceToDevice,
+    hipMemcpyDefault = cudaMemcpyDefault,
+} hipMemcpyKind;
+
+/// The device properties wavebench reads. CUDA 13 removed clockRate and memoryClockRate from
+/// cudaDeviceProp; they come from cudaDeviceGetAttribute here.
+typedef struct hipDeviceProp_t {
+    char name[256];
+    size_t totalGlobalMem;
+    size_t sharedMemPerBlock;
+    int regsPerBlock;
+    int warpSize;
+    int maxThreadsPerBlock;
+    int maxThreadsDim[3];
+    int maxGridSize[3];
+    int clockRate;       // kHz
+    int memoryClockRate; // kHz
+    int memoryBusWidth;  // bits
+    size_t totalConstMem;
+    int major;
+    int minor;
+    int multiProcessorCount;
+    int l2CacheSize;
+    int maxThreadsPerMultiProcessor;
+    size_t maxSharedMemoryPerMultiProcessor;
+    int regsPerMultiprocessor;
+    int maxBlocksPerMultiProcessor;  // not in HIP 5.2: wavebench's occupancy needs it
+    size_t reservedSharedMemPerBlock; // likewise
+    char gcnArchName[256];           // empty on NVIDIA
+} hipDeviceProp_t;
+
+typedef struct hipFuncAttributes {
+    int binaryVersion;
+    int cacheModeCA;
+    size_t constSizeBytes;
+    size_t localSizeBytes;
+    int maxDynamicSharedSizeBytes;
+    int maxThreadsPerBlock;
+    int numRegs;
+    int preferredShmemCarveout;
+    int ptxVersion;
+    size_t sharedSizeBytes;
+} hipFuncAttributes;
+
+// ---- host API ---------------------------------------------------------------------------------
+inline hipError_t hipMalloc(void** ptr, size_t bytes) { return hip_from_cuda(cudaMalloc(ptr, bytes)); }
+template <class T> inline hipError_t hipMalloc(T** ptr, size_t bytes)
+{
+    return hipMalloc(reinterpret_cast<void**>(ptr), bytes);
+}
+inline hipError_t hipFree(void* ptr) { return hip_from_cuda(cudaFree(ptr)); }
+inline hipError_t hipMemcpy(void* dst, const void* src, size_t bytes, hipMemcpyKind kind)
+{
+    return hip_from_cuda(cudaMemcpy(dst, src, bytes, cudaMemcpyKind(kind)));
+}
+inline hipError_t hipMemcpyAsync(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, hipStream_t stream)
+{
+    return hip_from_cuda(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyKind(kind), stream));
+}
+inline hipError_t hipMemset(void* ptr, int value, size_t bytes) { return hip_from_cuda(cudaMemset(ptr, value, bytes)); }
+inline hipError_t hipMemsetAsync(void* ptr, int value, size_t bytes, hipStream_t stream)
+{
+    return hip_from_cuda(cudaMemsetAsync(ptr, value, bytes, stream));
+}
+inline hipError_t hipStreamCreate(hipStream_t* stream) { return hip_from_cuda(cudaStreamCreate(stream)); }
+inline hipError_t hipStreamDestroy(hipStream_t stream) { return hip_from_cuda(cudaStreamDestroy(stream)); }
+inline hipError_t hipStreamSynchronize(hipStream_t stream) { return hip_from_cuda(cudaStreamSynchronize(stream)); }
+inline hipError_t hipEventCreate(hipEvent_t* event) { return hip_from_cuda(cudaEventCreate(event)); }
+inline hipError_t hipEventDestroy(hipEvent_t event) { return hip_from_cuda(cudaEventDestroy(event)); }
+inline hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream)
+{
+    return hip_from_cuda(cudaEventRecord(event, stream));
+}
+inline hipError_t hipEventSynchronize(hipEvent_t event) { return hip_from_cuda(cudaEventSynchronize(event)); }
+inline hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop)
+{
+    return hip_from_cuda(cudaEventElapsedTime(ms, start, stop));
+}
+inline hipError_t hipDeviceSynchronize() { return hip_from_cuda(cudaDeviceSynchronize()); }
+inline hipError_t hipGetDeviceCount(int* count) { return hip_from_cuda(cudaGetDeviceCount(count)); }
+inline hipError_t hipGetDevice(int* device) { return hip_from_cuda(cudaGetDevice(device)); }
+inline hipError_t hipSetDevice(int device) { return hip_from_cuda(cudaSetDevice(device)); }
+
+inline hipError_t hipGetDeviceProperties(hipDeviceProp_t* p, int device)
+{
+    cudaDeviceProp c;
+    if (cudaError_t e = cudaGetDeviceProperties(&c, device); e != cudaSuccess) return hip_from_cuda(e);
+    *p = hipDeviceProp_t{};
+    for (size_t i = 0; i + 1 < sizeof p->name && c.name[i]; ++i) p->name[i] = c.name[i];
+    p->totalGlobalMem = c.totalGlobalMem;
+    p->sharedMemPerBlock = c.sharedMemPerBlock;
+    p->regsPerBlock = c.regsPerBlock;
+    p->warpSize = c.warpSize;
+    p->maxThreadsPerBlock = c.maxThreadsPerBlock;
+    for (int i = 0; i < 3; ++i) {
+        p->maxThreadsDim[i] = c.maxThreadsDim[i];
+        p->maxGridSize[i] = c.maxGridSize[i];
+    }
+    p->memoryBusWidth = c.memoryBusWidth;
+    p->totalConstMem = c.totalConstMem;
+    p->major = c.major;
+    p->minor = c.minor;
+    p->multiProcessorCount = c.multiProcessorCount;
+    p->l2CacheSize = c.l2CacheSize;
+    p->maxThreadsPerMultiProcessor = c.maxThreadsPerMultiProcessor;
+    p->maxSharedMemoryPerMultiProcessor = c.sharedMemPerMultiprocessor;
+    p->regsPerMultiprocessor = c.regsPerMultiprocessor;
+    p->maxBlocksPerMultiProcessor = c.maxBlocksPerMultiProcessor;
+    p->reservedSharedMemPerBlock = c.reservedSharedMemPerBlock;
+    if (cudaError_t e = cudaDeviceGetAttribute(&p->clockRate, cudaDevAttrClockRate, device); e != cudaSuccess)
+        return hip_from_cuda(e);
+    return hip_from_cuda(cudaDeviceGetAttribute(&p->memoryClockRate, cudaDevAttrMemoryClockRate, device));
+}
+
+inline hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, const void* func)
+{
+    cudaFuncAttributes c;
+    if (cudaError_t e = cudaFuncGetAttributes(&c, func); e != cudaSuccess) return hip_from_cuda(e);
+    *attr = hipFuncAttributes{c.binaryVersion,
+                              c.cacheModeCA,
+                              c.constSizeBytes,
+                              c.localSizeBytes,
+                              c.maxDynamicSharedSizeBytes,
+                              c.maxThreadsPerBlock,
+                              c.numRegs,
+                              c.preferredShmemCarveout,
+                              c.ptxVersion,
+                              c.sharedSizeBytes};
+    return hipSuccess;
+}
+template <class F> inline hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, F* func)
+{
+    return hipFuncGetAttributes(attr, reinterpret_cast<const void*>(func));
+}
+
+inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* func, int block_size,
+                                                               size_t dynamic_shared_bytes)
+{
+    return hip_from_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, func, block_size, dynamic_shared_bytes));
+}
+template <class F>
+inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, F* func, int block_size,
+                                                               size_t dynamic_shared_bytes)
+{
+    return hipOccupancyMaxActiveBlocksPerMultiprocessor(blocks, reinterpret_cast<const void*>(func), block_size,
+                                                        dynamic_shared_bytes);
+}
+
+/// HIP's launch macro: nvcc's triple chevrons.
+#define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...)                          \
+    kernel<<<(grid), (block), (shared_bytes), (stream)>>>(__VA_ARGS__)
+#define HIP_KERNEL_NAME(...) __VA_ARGS__
+/// Dynamic shared memory. One extern array for every kernel of a file, so that kernels asking for
+/// different element types do not redeclare it.
+#define HIP_DYNAMIC_SHARED(type, var)                                                              \
+    extern __shared__ __align__(16) unsigned char hip_dynamic_shared_memory[];                     \
+    type* var = reinterpret_cast<type*>(hip_dynamic_shared_memory)
+
+// ---- device functions ---------------------------------------------------------------------------
+// Warp collectives follow HIP on AMD: the lanes taking part are those active at the call
+// (__activemask()), so a collective inside a branch counts only the lanes that took it.
+// __ballot returns 64 bits, as in HIP; on a 32-wide warp the upper half is zero. CUDA still
+// declares deprecated collectives of these names, so HIP's names are macros onto these.
+__device__ inline unsigned long long hip_nvidia_ballot(int predicate) { return __ballot_sync(__activemask(), predicate); }
+__device__ inline int hip_nvidia_any(int predicate) { return __any_sync(__activemask(), predicate); }
+__device__ inline int hip_nvidia_all(int predicate) { return __all_sync(__activemask(), predicate); }
+template <class T> __device__ inline T hip_nvidia_shfl(T var, int src_lane, int width = warpSize)
+{
+    return __shfl_sync(__activemask(), var, src_lane, width);
+}
+template <class T> __device__ inline T hip_nvidia_shfl_up(T var, unsigned delta, int width = warpSize)
+{
+    return __shfl_up_sync(__activemask(), var, delta, width);
+}
+template <class T> __device__ inline T hip_nvidia_shfl_down(T var, unsigned delta, int width = warpSize)
+{
+    return __shfl_down_sync(__activemask(), var, delta, width);
+}
+template <class T> __device__ inline T hip_nvidia_shfl_xor(T var, int lane_mask, int width = warpSize)
+{
+    return __shfl_xor_sync(__activemask(), var, lane_mask, width);
+}
+#define __ballot(...) hip_nvidia_ballot(__VA_ARGS__)
+#define __any(...) hip_nvidia_any(__VA_ARGS__)
+#define __all(...) hip_nvidia_all(__VA_ARGS__)
+#define __shfl(...) hip_nvidia_shfl(__VA_ARGS__)
+#define __shfl_up(...) hip_nvidia_shfl_up(__VA_ARGS__)
+#define __shfl_down(...) hip_nvidia_shfl_down(__VA_ARGS__)
+#define __shfl_xor(...) hip_nvidia_shfl_xor(__VA_ARGS__)
+__device__ inline unsigned __lane_id()
+{
+    unsigned lane;
+    asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+    return lane;
+}
+// __popc __popcll __ffs __ffsll __clz __clzll, __syncthreads __threadfence, the atomics and the
+// vector types (int4, make_int4, ...) are CUDA's own, with HIP's names.
