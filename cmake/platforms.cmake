@@ -92,7 +92,8 @@ function(wavebench_use_platform target platform)
   if(platform STREQUAL "cpu")
     target_link_libraries(${target} PRIVATE wavebench_hip_cpu)
     # Signed int arithmetic wraps on GPUs; make g++ promise the same instead of assuming no overflow.
-    target_compile_options(${target} PRIVATE ${WAVEBENCH_WARNINGS} -fwrapv)
+    # -Wno-unknown-pragmas: GPU code says #pragma unroll, which g++ spells differently.
+    target_compile_options(${target} PRIVATE ${WAVEBENCH_WARNINGS} -fwrapv -Wno-unknown-pragmas)
   elseif(platform STREQUAL "nvidia")
     target_include_directories(${target} BEFORE PRIVATE ${PROJECT_SOURCE_DIR}/core/platforms/nvidia/include)
     target_link_libraries(${target} PRIVATE CUDA::cudart)

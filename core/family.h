@@ -69,6 +69,7 @@ struct family {
     std::string summary;
     std::string seed;
     std::string baseline; // the variant speedups are measured against
+    std::string library;  // the vendor library's variant, the yardstick of the hand-written ones
     std::vector<param_spec> params;
     metric_spec metric;
     double tolerance; // 0: bit for bit (integer outputs); else relative, see compare()

@@ -162,15 +162,15 @@ int cmd_list(const platform_options& o, bool json)
 }
 
 // ---- ceilings ---------------------------------------------------------------------------------
-ceilings get_ceilings(platform& p, bool reprobe)
+ceilings get_ceilings(const std::shared_ptr<platform>& p, bool reprobe)
 {
     if (!reprobe)
-        if (auto c = load_ceilings(p)) return *c;
-    std::cerr << "measuring the ceilings of " << p.device().name << " (once; cached in "
-              << ceiling_cache_path(p).string() << ", --reprobe measures again)\n";
+        if (auto c = load_ceilings(*p)) return *c;
+    std::cerr << "measuring the ceilings of " << p->device().name << " (once; cached in "
+              << ceiling_cache_path(*p).string() << ", --reprobe measures again)\n";
     try {
-        probe_report r = probe(p, size_t(256) << 20);
-        save_ceilings(p, r);
+        probe_report r = probe(p, 0);
+        save_ceilings(*p, r);
         return r.values;
     } catch (const std::exception& e) {
         std::cerr << "warning: no ceilings, so no fraction_of_ceiling: " << e.what() << "\n";
@@ -185,6 +185,7 @@ struct run_options {
     std::string out;
     int repetitions = 0;
     int warmup = -1;
+    double min_time_s = -1;
     bool no_ceilings = false;
     bool reprobe = false;
 };
@@ -206,7 +207,7 @@ int cmd_run(const platform_options& po, const run_options& o, const std::string&
     const plugin_registry reg = load_plugins(p->name(), po.plugin_dirs);
     warn_rejections(reg);
 
-    const ceilings c = o.no_ceilings ? ceilings{} : get_ceilings(*p, o.reprobe);
+    const ceilings c = o.no_ceilings ? ceilings{} : get_ceilings(p, o.reprobe);
     const runner r(p, reg, c);
     const std::vector<config> configs = r.plan(s, o.filter);
 
@@ -219,15 +220,21 @@ int cmd_run(const platform_options& po, const run_options& o, const std::string&
     ctx.suite_name = s.name;
     ctx.suite_file = o.suite_file;
     ctx.suite_description = s.description;
-    ctx.settings = {o.repetitions > 0 ? o.repetitions : s.repetitions, o.warmup >= 0 ? o.warmup : s.warmup, s.seed};
+    ctx.settings = {o.repetitions > 0 ? o.repetitions : s.repetitions,
+                    o.warmup >= 0 ? o.warmup : s.warmup,
+                    s.seed,
+                    o.min_time_s >= 0 ? o.min_time_s : s.min_time_s,
+                    s.max_samples,
+                    s.max_time_s};
     ctx.rejected = reg.rejections();
     ctx.started = utc_now();
     const fs::path out = o.out.empty() ? default_out(s.name, p->name()) : o.out;
     write_json(out, results_document(ctx, {}, false)); // fails now, not after an hour of measuring
 
-    std::cout << "suite " << s.name << " (" << o.suite_file << "): " << configs.size() << " configurations, "
-              << ctx.settings.repetitions << " repetitions after " << ctx.settings.warmup << " warm-up, seed "
-              << ctx.settings.seed << "\n"
+    std::cout << "suite " << s.name << " (" << o.suite_file << "): " << configs.size() << " configurations, at least "
+              << ctx.settings.repetitions << " repetitions"
+              << (ctx.settings.min_time_s > 0 ? " and " + std::to_string(ctx.settings.min_time_s).substr(0, 4) + " s" : "")
+              << " after " << ctx.settings.warmup << " warm-up, seed " << ctx.settings.seed << "\n"
               << "platform " << device_line(*p) << "\n";
     for (const auto& [k, v] : c)
         if (k == "read_bandwidth")
@@ -271,8 +278,8 @@ int cmd_run(const platform_options& po, const run_options& o, const std::string&
 int cmd_probe(const platform_options& po, const std::string& out, int mib)
 {
     auto p = open_platform(po);
-    std::cout << "probing " << device_line(*p) << " over " << mib << " MiB\n\n";
-    const probe_report r = probe(*p, size_t(mib) << 20);
+    std::cout << "probing " << device_line(*p) << "\n\n";
+    const probe_report r = probe(p, size_t(mib) << 20);
     save_ceilings(*p, r);
     for (const auto& line : r.summary) std::cout << "  " << line << "\n";
     std::cout << "\ncached in " << ceiling_cache_path(*p).string() << "\n";
@@ -312,18 +319,22 @@ int main(int argc, char** argv)
     run->add_option("--out", ro.out,
                     "results JSON (rewritten after every configuration); "
                     "default wavebench-results/<suite>-<platform>-<time>.json");
-    run->add_option("--repetitions", ro.repetitions, "measured runs per configuration (overrides the suite)")
+    run->add_option("--repetitions", ro.repetitions, "measured runs per configuration, at least (overrides the suite)")
         ->check(CLI::Range(1, 1000000));
     run->add_option("--warmup", ro.warmup, "unmeasured runs first (overrides the suite)")->check(CLI::Range(0, 1000000));
+    run->add_option("--min-time", ro.min_time_s,
+                    "keep measuring until this many seconds of device time are in (overrides the suite's min_time_s)")
+        ->check(CLI::Range(0.0, 3600.0));
     run->add_flag("--no-ceilings", ro.no_ceilings, "do not probe or report the fraction of the machine's ceiling");
     run->add_flag("--reprobe", ro.reprobe, "measure the machine's ceilings again instead of using the cached ones");
 
     std::string probe_out;
-    int probe_mib = 256;
+    int probe_mib = 0;
     auto* probe = app.add_subcommand("probe", "Measure the machine's ceilings (memory bandwidth; the reference's speed)");
     add_platform_options(probe, po);
     probe->add_option("--out", probe_out, "also write the measurements to this JSON file");
-    probe->add_option("--mib", probe_mib, "memory to stream over, in MiB")->capture_default_str()->check(CLI::Range(16, 65536));
+    probe->add_option("--mib", probe_mib, "memory to stream over, in MiB (default 256 on cpu, 1024 on GPUs)")
+        ->check(CLI::Range(16, 65536));
 
     try {
         app.parse(argc, argv);

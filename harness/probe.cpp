@@ -6,6 +6,7 @@
 #include "core/stats.h"
 #include "reference/reduce.h"
 
+#include <algorithm>
 #include <barrier>
 #include <chrono>
 #include <cstdlib>
@@ -105,6 +106,97 @@ probe_report probe_cpu(size_t bytes)
     return r;
 }
 
+/// Median milliseconds of `enqueue` on the stream over `samples` runs, after one warm-up.
+template <class F> double median_ms(timed_stream& s, F&& enqueue)
+{
+    std::vector<double> ms;
+    for (int i = 0; i <= samples; ++i) {
+        s.start();
+        enqueue();
+        s.stop();
+        s.sync();
+        if (i > 0) ms.push_back(s.elapsed_ms());
+    }
+    return summarize(ms).median;
+}
+
+probe_report probe_gpu(const std::shared_ptr<platform>& p, size_t bytes)
+{
+    const wb_device_info& d = p->device();
+    const wb_platform& api = p->api();
+    bytes &= ~size_t(15);
+    std::vector<uint32_t> host(bytes / 4);
+    fill_random(host, 3);
+    device_buffer data(p, bytes), sum(p, sizeof(int32_t)), copy_to(p, bytes / 2);
+    p->copy_to_device(data.get(), host.data(), bytes);
+    const int32_t want = ref::sum_i32(reinterpret_cast<const int32_t*>(host.data()), host.size());
+    timed_stream s(p);
+
+    // Read: enough work-groups to fill every multiprocessor; the sum must be right every time.
+    const uint32_t threads = 256, blocks = uint32_t(d.multiprocessors) * uint32_t(d.max_threads_per_multiprocessor / threads);
+    int32_t got = 0;
+    const double read_ms = median_ms(s, [&] {
+        platform::check(api.fill(sum.get(), 0, sizeof(int32_t), s.get()), "probe");
+        platform::check(api.probe_read(data.get(), bytes, blocks, threads, static_cast<int32_t*>(sum.get()), s.get()),
+                        "probe read kernel");
+    });
+    p->copy_to_host(&got, sum.get(), sizeof got);
+    if (got != want)
+        throw std::runtime_error("the probe's read kernel summed to " + std::to_string(got) + ", not " +
+                                 std::to_string(want) + ": its bandwidth cannot be trusted");
+
+    const double copy_ms = median_ms(s, [&] {
+        platform::check(api.copy_async(copy_to.get(), data.get(), bytes / 2, 3 /* device to device */, s.get()),
+                        "probe copy");
+    });
+
+    // Multiply-adds: calibrate the iterations to about 20 ms, then measure.
+    device_buffer imad_out(p, size_t(blocks) * threads * sizeof(int32_t));
+    auto imad = [&](uint32_t iterations) {
+        return median_ms(s, [&] {
+            platform::check(api.probe_imad(static_cast<int32_t*>(imad_out.get()), blocks, threads, iterations, 7, 3,
+                                           s.get()),
+                            "probe multiply-add kernel");
+        });
+    };
+    uint32_t iterations = 64;
+    const double trial = imad(iterations);
+    iterations = uint32_t(std::clamp(iterations * 20.0 / std::max(trial, 1e-3), 64.0, 1e7));
+    const double imad_ms = imad(iterations);
+    const double macs = double(blocks) * threads * iterations * 128;
+
+    const double read = double(bytes) / (read_ms * 1e-3) / 1e9, copy = double(bytes) / (copy_ms * 1e-3) / 1e9;
+    const double gmacs = macs / (imad_ms * 1e-3) / 1e9;
+    const double spec = 2.0 * d.memory_clock_mhz * 1e6 * d.memory_bus_width / 8 / 1e9; // DDR: two transfers a clock
+    const double per_clock = gmacs * 1e9 / (double(d.multiprocessors) * d.clock_mhz * 1e6);
+
+    probe_report r;
+    const std::string mib = std::to_string(bytes >> 20) + " MiB", day = utc_now();
+    r.values["read_bandwidth"] = {read, "GB/s", "read-only kernel, 16-byte loads, " + mib, day};
+    r.values["copy_bandwidth"] = {copy, "GB/s", "device-to-device copy, read + write bytes, " + mib, day};
+    r.values["imad_rate"] = {gmacs, "GMAC/s", "int32 multiply-adds, 8 independent chains per work-item", day};
+    r.details = {{"bytes", bytes},
+                 {"samples", samples},
+                 {"read_ms", read_ms},
+                 {"copy_ms", copy_ms},
+                 {"imad_ms", imad_ms},
+                 {"spec_bandwidth_gbs", spec},
+                 {"read_vs_spec", spec > 0 ? read / spec : 0},
+                 {"imad_per_clock_per_multiprocessor", per_clock}};
+    auto add = [&](const std::string& what, double v, const char* unit, const std::string& note) {
+        char line[200];
+        std::snprintf(line, sizeof line, "%-32s %9.1f %-7s %s", what.c_str(), v, unit, note.c_str());
+        r.summary.emplace_back(line);
+    };
+    char note[96];
+    std::snprintf(note, sizeof note, "(%.1f%% of the %.0f GB/s the memory clock and bus give)", 100 * read / spec, spec);
+    add("read-only kernel", read, "GB/s", note);
+    add("device-to-device copy", copy, "GB/s", "(bytes read + written)");
+    std::snprintf(note, sizeof note, "(%.1f per clock per multiprocessor at %.0f MHz)", per_clock, d.clock_mhz);
+    add("int32 multiply-add", gmacs, "GMAC/s", note);
+    return r;
+}
+
 fs::path cache_dir()
 {
     if (const char* d = std::getenv("WAVEBENCH_CACHE_DIR"); d && *d) return d;
@@ -115,10 +207,10 @@ fs::path cache_dir()
 
 } // namespace
 
-probe_report probe(platform& p, size_t bytes)
+probe_report probe(const std::shared_ptr<platform>& p, size_t bytes)
 {
-    if (p.name() == "cpu") return probe_cpu(bytes);
-    throw std::runtime_error("no probe is implemented for platform '" + p.name() + "' yet");
+    if (p->name() == "cpu") return probe_cpu(bytes ? bytes : size_t(256) << 20);
+    return probe_gpu(p, bytes ? bytes : size_t(1) << 30);
 }
 
 fs::path ceiling_cache_path(const platform& p)

@@ -18,9 +18,11 @@ struct probe_report {
     std::vector<std::string> summary; // the same, as lines for a person
 };
 
-/// Measures the platform's ceilings. On cpu: read bandwidth of one thread and of all threads,
-/// copy bandwidth, and the xsimd reference against the scalar oracle, over `bytes` of memory.
-probe_report probe(platform& p, size_t bytes);
+/// Measures the platform's ceilings over `bytes` of memory (0: 256 MiB on cpu, 1 GiB on GPUs).
+/// On cpu: read bandwidth of one thread and of all threads, copy bandwidth, and the xsimd
+/// reference against the scalar oracle. On GPUs: a read-only kernel (its sum checked), a
+/// device-to-device copy and the int32 multiply-add rate.
+probe_report probe(const std::shared_ptr<platform>& p, size_t bytes);
 
 /// Where the ceilings of this platform and device are cached.
 std::filesystem::path ceiling_cache_path(const platform& p);

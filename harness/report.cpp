@@ -43,7 +43,11 @@ nlohmann::json kernel_json(const kernel_report& k)
                      {"occupancy", nullptr},
                      {"limiter", nullptr}};
     if (k.occ) {
-        j["occupancy"] = {{"value", k.occ->value}, {"max", k.occ->max}, {"unit", k.occ->unit}};
+        j["occupancy"] = {{"value", k.occ->value},
+                          {"max", k.occ->max},
+                          {"unit", k.occ->unit},
+                          {"percent", k.occ->max > 0 ? 100 * k.occ->value / k.occ->max : 0},
+                          {"blocks", k.occ->blocks}};
         if (!k.occ->limiter.empty()) j["limiter"] = k.occ->limiter;
     }
     return j;
@@ -78,6 +82,7 @@ nlohmann::json result_json(const result& r, const std::string& unit, const std::
                                       : nlohmann::json()},
             {"fraction_of_ceiling", opt(r.fraction_of_ceiling)},
             {"speedup_vs_baseline", opt(r.speedup_vs_baseline)},
+            {"speedup_vs_library", opt(r.speedup_vs_library)},
             {"kernels", kernels}};
 }
 
@@ -94,6 +99,7 @@ nlohmann::json device_json(const wb_device_info& d)
 {
     return {{"name", d.name},
             {"arch", d.arch},
+            {"spec_bandwidth_gbs", 2.0 * d.memory_clock_mhz * d.memory_bus_width / 8 / 1000},
             {"warp_size", d.warp_size},
             {"multiprocessors", d.multiprocessors},
             {"clock_mhz", d.clock_mhz},
@@ -129,7 +135,10 @@ nlohmann::json results_document(const run_context& ctx, const std::vector<result
               {"description", ctx.suite_description},
               {"seed", ctx.settings.seed},
               {"repetitions", ctx.settings.repetitions},
-              {"warmup", ctx.settings.warmup}}},
+              {"warmup", ctx.settings.warmup},
+              {"min_time_s", ctx.settings.min_time_s},
+              {"max_samples", ctx.settings.max_samples},
+              {"max_time_s", ctx.settings.max_time_s}}},
             {"plugins_rejected", rejected},
             {"results", rows}};
 }
@@ -168,30 +177,57 @@ console_table::console_table(std::ostream& os, const std::vector<config>& planne
     }
 }
 
+namespace {
+
+/// The first kernel's registers and occupancy ("32", "48/64 regs"), or "-".
+std::pair<std::string, std::string> resources_text(const result& r)
+{
+    if (r.kernels.empty()) return {"-", "-"};
+    const kernel_report& k = r.kernels.front();
+    std::string regs = k.resources.registers >= 0 ? std::to_string(k.resources.registers) : "-";
+    std::string occ = "-";
+    if (k.occ) {
+        char buf[64];
+        const std::string& l = k.occ->limiter;
+        const char* why = l == "registers" ? " regs" : l == "shared memory" ? " smem" : l == "block slots" ? " slots"
+                          : l == "warps"   ? " warps" : "";
+        std::snprintf(buf, sizeof buf, "%g/%g%s", k.occ->value, k.occ->max, why);
+        occ = buf;
+    }
+    if (r.kernels.size() > 1) regs += "+";
+    return {regs, occ};
+}
+
+} // namespace
+
 void console_table::header()
 {
     char buf[512];
-    std::snprintf(buf, sizeof buf, "%-*s  %-*s  %11s %6s  %11s  %9s %6s %8s  %s", int(variant_w_), "variant",
-                  int(params_w_), "params", "time", "±", "wall", unit_.c_str(), "%ceil", "speedup", "check");
+    std::snprintf(buf, sizeof buf, "%-*s  %-*s  %11s %6s  %11s  %9s %6s %8s %8s %5s %-15s %s", int(variant_w_), "variant",
+                  int(params_w_), "params", "time", "±", "wall", unit_.c_str(), "%ceil", "x base", "x lib", "regs",
+                  "occupancy", "check");
     os_ << buf << "\n" << std::string(std::string(buf).size(), '-') << "\n";
 }
 
 void console_table::row(const result& r)
 {
     const std::string name = r.family + "/" + r.variant, params = params_text(r.family_params, r.tunables);
+    const auto [regs, occ] = resources_text(r);
     char buf[1024];
     if (r.time_ms.samples == 0) {
-        std::snprintf(buf, sizeof buf, "%-*s  %-*s  %11s %6s  %11s  %9s %6s %8s  %s", int(variant_w_), name.c_str(),
-                      int(params_w_), params.c_str(), "-", "", "-", "-", "-", "-", to_string(r.st));
+        std::snprintf(buf, sizeof buf, "%-*s  %-*s  %11s %6s  %11s  %9s %6s %8s %8s %5s %-15s %s", int(variant_w_),
+                      name.c_str(), int(params_w_), params.c_str(), "-", "", "-", "-", "-", "-", "-", regs.c_str(),
+                      occ.c_str(), to_string(r.st));
     } else {
-        char rsd[16], metric[16] = "-", frac[16] = "-", speed[16] = "-";
+        char rsd[16], metric[16] = "-", frac[16] = "-", base[16] = "-", lib[16] = "-";
         std::snprintf(rsd, sizeof rsd, "%.1f%%", 100 * r.time_ms.rel_stddev);
         if (r.st == status::verified) std::snprintf(metric, sizeof metric, "%.2f", r.metric_value);
         if (r.fraction_of_ceiling) std::snprintf(frac, sizeof frac, "%.0f%%", 100 * *r.fraction_of_ceiling);
-        if (r.speedup_vs_baseline) std::snprintf(speed, sizeof speed, "%.2fx", *r.speedup_vs_baseline);
-        std::snprintf(buf, sizeof buf, "%-*s  %-*s  %11s %6s  %11s  %9s %6s %8s  %s", int(variant_w_), name.c_str(),
-                      int(params_w_), params.c_str(), format_ms(r.time_ms.median).c_str(), rsd,
-                      format_ms(r.wall_ms.median).c_str(), metric, frac, speed,
+        if (r.speedup_vs_baseline) std::snprintf(base, sizeof base, "%.2fx", *r.speedup_vs_baseline);
+        if (r.speedup_vs_library) std::snprintf(lib, sizeof lib, "%.2fx", *r.speedup_vs_library);
+        std::snprintf(buf, sizeof buf, "%-*s  %-*s  %11s %6s  %11s  %9s %6s %8s %8s %5s %-15s %s", int(variant_w_),
+                      name.c_str(), int(params_w_), params.c_str(), format_ms(r.time_ms.median).c_str(), rsd,
+                      format_ms(r.wall_ms.median).c_str(), metric, frac, base, lib, regs.c_str(), occ.c_str(),
                       r.st == status::verified ? (r.noisy ? "ok (noisy)" : "ok") : to_string(r.st));
     }
     os_ << buf << "\n";

@@ -1,6 +1,7 @@
 #include "harness/runner.h"
 
 #include "core/compare.h"
+#include "core/occupancy.h"
 #include "core/random.h"
 
 #include <algorithm>
@@ -58,17 +59,36 @@ std::string names(const std::vector<const plugin*>& ps)
 }
 
 occupancy describe_occupancy(const std::string& platform, const wb_device_info& d, const wb_kernel_resources& r,
-                             int block)
+                             int block, int64_t dynamic_lds)
 {
     occupancy o;
+    o.blocks = r.active_blocks;
     if (platform == "cpu") {
-        o = {double(r.active_blocks), 1, "blocks per worker", r.active_blocks ? "one block per worker thread" : "block size"};
+        o.value = r.active_blocks;
+        o.max = 1;
+        o.unit = "blocks per worker";
+        o.limiter = r.active_blocks ? "one block per worker thread" : "block size";
         return o;
     }
     const int warps_per_block = (block + d.warp_size - 1) / d.warp_size;
     o.value = double(r.active_blocks * warps_per_block);
     o.max = double(d.max_threads_per_multiprocessor / d.warp_size);
     o.unit = platform == "nvidia" ? "warps per SM" : "waves per CU";
+    if (platform == "nvidia" && d.max_blocks_per_multiprocessor > 0) {
+        nvidia_sm sm;
+        sm.max_threads = d.max_threads_per_multiprocessor;
+        sm.max_blocks = d.max_blocks_per_multiprocessor;
+        sm.registers = d.regs_per_multiprocessor;
+        sm.shared_bytes = d.shared_per_multiprocessor;
+        sm.reserved_shared = d.reserved_shared_per_block;
+        sm.warp_size = d.warp_size;
+        const auto e = nvidia_occupancy(sm, {block, r.registers, std::max<int64_t>(r.static_shared_bytes, 0) + dynamic_lds});
+        // The runtime's figure is the truth; the model only names what limits it.
+        o.limiter = e.blocks == r.active_blocks
+                        ? e.limiter
+                        : "unknown (the model says " + std::to_string(e.blocks) + " blocks, the runtime " +
+                              std::to_string(r.active_blocks) + ")";
+    }
     return o;
 }
 
@@ -117,10 +137,9 @@ std::vector<config> runner::plan(const suite& s, const std::string& filter) cons
             for (const auto* p : m)
                 if (std::find(chosen.begin(), chosen.end(), p) == chosen.end()) chosen.push_back(p);
         }
-        // The baseline first, so that every later result can show its speedup at once.
-        std::stable_sort(chosen.begin(), chosen.end(), [&](const plugin* x, const plugin* y) {
-            return (x->variant() == fam.baseline) > (y->variant() == fam.baseline);
-        });
+        // The baseline and the library first, so that every later result can show its speedups at once.
+        auto rank = [&](const plugin* p) { return p->variant() == fam.baseline ? 0 : p->variant() == fam.library ? 1 : 2; };
+        std::stable_sort(chosen.begin(), chosen.end(), [&](const plugin* x, const plugin* y) { return rank(x) < rank(y); });
 
         // Tunable axes: each must be a tunable of a chosen variant, and each value allowed by one.
         for (const axis& a : b.tunable_axes) {
@@ -259,17 +278,24 @@ void runner::run_group(const std::vector<const config*>& group, const run_settin
     const size_t begin = results.size();
     for (const config* c : group) {
         results.push_back(run_config(*c, g, settings));
-        // Speedups against the family's baseline at these parameters: its fastest verified
-        // configuration so far (the baseline runs first; the JSON's final values are exact).
-        const result* base = nullptr;
+        // Speedups against the family's baseline and library at these parameters: the fastest
+        // verified configuration of each so far (they run first; the JSON's final values are exact).
+        auto fastest = [&](const std::string& variant) -> const result* {
+            const result* best = nullptr;
+            for (size_t i = begin; i < results.size(); ++i) {
+                const result& r = results[i];
+                if (r.variant == variant && r.st == status::verified && (!best || r.time_ms.median < best->time_ms.median))
+                    best = &r;
+            }
+            return best;
+        };
+        const result *base = fastest(fam.baseline), *lib = fam.library.empty() ? nullptr : fastest(fam.library);
         for (size_t i = begin; i < results.size(); ++i) {
-            const result& r = results[i];
-            if (r.variant != fam.baseline || r.st != status::verified) continue;
-            if (!base || r.time_ms.median < base->time_ms.median) base = &r;
+            result& r = results[i];
+            if (r.st != status::verified || r.time_ms.median <= 0) continue;
+            if (base) r.speedup_vs_baseline = base->time_ms.median / r.time_ms.median;
+            if (lib) r.speedup_vs_library = lib->time_ms.median / r.time_ms.median;
         }
-        for (size_t i = begin; i < results.size(); ++i)
-            if (base && results[i].st == status::verified && results[i].time_ms.median > 0)
-                results[i].speedup_vs_baseline = base->time_ms.median / results[i].time_ms.median;
         done(results.back(), results);
     }
 }
@@ -342,7 +368,8 @@ std::vector<kernel_report> runner::kernels_of(const config& c) const
                 r.block_size = int(std::get<int64_t>(it->second));
         r.dynamic_lds_bytes = int64_t(k.lds_bytes_per_thread) * r.block_size;
         if (!platform_->api().kernel_resources(k.fn, r.block_size, uint64_t(r.dynamic_lds_bytes), &r.resources))
-            r.occ = describe_occupancy(platform_->name(), platform_->device(), r.resources, r.block_size);
+            r.occ = describe_occupancy(platform_->name(), platform_->device(), r.resources, r.block_size,
+                                       r.dynamic_lds_bytes);
         out.push_back(std::move(r));
     }
     return out;
@@ -425,9 +452,16 @@ result runner::run_config(const config& c, group_data& g, const run_settings& se
         }
         r.note = utf8(note);
 
-        const int total = r.st == status::skipped ? 0 : settings.warmup + settings.repetitions;
-        if (total > 0) r.st = status::verified;
-        for (int run = 0; run < total; ++run) {
+        if (r.st != status::skipped) r.st = status::verified;
+        const auto started = clock::now();
+        double measured_ms = 0;
+        auto enough = [&](int run) {
+            const int samples = run - settings.warmup;
+            if (samples < settings.repetitions) return false;
+            return measured_ms >= settings.min_time_s * 1e3 || samples >= settings.max_samples ||
+                   ms_since(started) >= settings.max_time_s * 1e3;
+        };
+        for (int run = 0; r.st == status::verified && !enough(run); ++run) {
             // Alternate two poisons: an element left unwritten fails at least one of two runs.
             const int poison = run % 2 ? 0x5A : 0xA5;
             const size_t set = size_t(run) % g.input_sets.size();
@@ -457,7 +491,7 @@ result runner::run_config(const config& c, group_data& g, const run_settings& se
                 const comparison cmp = compare(data.expected[i], g.actual[i], fam.tolerance);
                 if (!cmp.ok) {
                     r.st = status::failed;
-                    r.message = "run " + std::to_string(run + 1) + " of " + std::to_string(total) + " (" +
+                    r.message = "run " + std::to_string(run + 1) + (run < settings.warmup ? " (warm-up, " : " (") +
                                 poison_note(poison) + ", input seed " + std::to_string(data.seed) + "), output '" +
                                 fam.outputs(c.family_params)[i].name + "': " + cmp.detail;
                     break;
@@ -467,6 +501,7 @@ result runner::run_config(const config& c, group_data& g, const run_settings& se
             if (run >= settings.warmup) {
                 times.push_back(kernel);
                 walls.push_back(wall);
+                measured_ms += kernel;
             }
         }
     } catch (const std::exception& e) {

@@ -38,6 +38,7 @@ struct config {
 struct occupancy {
     double value = 0, max = 0;
     std::string unit;    // "warps per SM", "waves per SIMD", "blocks per worker"
+    int blocks = 0;      // resident work-groups per multiprocessor (CU, SM, worker)
     std::string limiter; // "" when the platform cannot tell
 };
 
@@ -63,15 +64,21 @@ struct result {
     summary time_ms, wall_ms;
     double prepare_ms = 0;
     double metric_value = 0;
-    std::optional<double> fraction_of_ceiling, speedup_vs_baseline;
+    std::optional<double> fraction_of_ceiling, speedup_vs_baseline, speedup_vs_library;
     std::vector<kernel_report> kernels;
     bool noisy = false;      // relative stddev of the kernel time over 2%
 };
 
+/// When to stop measuring a configuration: after `warmup` unmeasured runs, at least `repetitions`
+/// samples and at least `min_time_s` of measured device time, but no more than `max_samples`
+/// samples or `max_time_s` of wall time once `repetitions` are in.
 struct run_settings {
     int repetitions = 20;
     int warmup = 3;
     uint64_t seed = 2009;
+    double min_time_s = 0;
+    int max_samples = 100000;
+    double max_time_s = 60;
 };
 
 class runner {

@@ -34,6 +34,16 @@ struct parser {
         return *v;
     }
 
+    double real(const toml::node& n, const std::string& key, double min, double max) const
+    {
+        if (!n.is_number()) fail(n, "'" + key + "' must be a number");
+        const double v = n.is_integer() ? double(*n.value<int64_t>()) : *n.value<double>();
+        if (!(v >= min && v <= max))
+            fail(n, "'" + key + "' = " + std::to_string(v) + " is out of range: allowed " + std::to_string(min) + ".." +
+                        std::to_string(max));
+        return v;
+    }
+
     std::string string(const toml::node& n, const std::string& key) const
     {
         if (!n.is_string()) fail(n, "'" + key + "' must be a string");
@@ -49,9 +59,13 @@ struct parser {
             else if (key == "repetitions") s.repetitions = int(integer(v, key, 1, 1000000));
             else if (key == "warmup") s.warmup = int(integer(v, key, 0, 1000000));
             else if (key == "seed") s.seed = uint64_t(integer(v, key, 0, INT64_MAX));
+            else if (key == "min_time_s") s.min_time_s = real(v, key, 0, 3600);
+            else if (key == "max_samples") s.max_samples = int(integer(v, key, 1, 100000000));
+            else if (key == "max_time_s") s.max_time_s = real(v, key, 0.001, 86400);
             else
                 throw suite_error(pos(k), "unknown key '" + key +
-                                              "' in [suite] (known: name, description, repetitions, warmup, seed)");
+                                              "' in [suite] (known: name, description, repetitions, warmup, seed, "
+                                              "min_time_s, max_samples, max_time_s)");
         }
     }
 

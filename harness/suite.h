@@ -53,6 +53,9 @@ struct suite {
     int repetitions = 20;
     int warmup = 3;
     uint64_t seed = 2009;
+    double min_time_s = 0;
+    int max_samples = 100000;
+    double max_time_s = 60;
     std::vector<benchmark_spec> benchmarks;
 };
 

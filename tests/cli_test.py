@@ -45,17 +45,21 @@ class Cli(unittest.TestCase):
             out = os.path.join(d, "r.json")
             p = wb("run", "suites/quick.toml", "--platform", "cpu", "--out", out, "--repetitions", "2", "--warmup", "1")
             self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-            self.assertIn("18 verified, 0 failed verification, 0 errors, 0 skipped", p.stdout)
+            self.assertIn("20 verified, 0 failed verification, 0 errors, 2 skipped", p.stdout)
             doc = load(out)
             fields = schema_fields()
             for k in fields["Top level"]:
                 self.assertIn(k, doc, "top-level field " + k)
             self.assertTrue(doc["complete"])
             self.assertEqual(doc["platform"], "cpu")
-            self.assertEqual(len(doc["results"]), 18)
+            self.assertEqual(len(doc["results"]), 22)
             for r in doc["results"]:
                 for k in fields["Result"]:
                     self.assertIn(k, r, "result field " + k)
+                if r["variant"] == "library":  # no vendor library on cpu: a skip with its reason
+                    self.assertEqual(r["status"], "skipped")
+                    self.assertIn("no vendor reduction library", r["skip_reason"])
+                    continue
                 for k in fields["Kernel"]:
                     self.assertIn(k, r["kernels"][0], "kernel field " + k)
                 self.assertTrue(r["verified"])
@@ -79,17 +83,19 @@ class Cli(unittest.TestCase):
             self.assertEqual(doc["ceilings"], {})
             self.assertIsNone(doc["results"][0]["fraction_of_ceiling"])
 
-    def test_list_json_shows_the_nine_reduce_plugins_with_metadata(self):
+    def test_list_json_shows_the_reduce_plugins_with_metadata(self):
         p = wb("list", "--json", "--platform", "cpu")
         self.assertEqual(p.returncode, 0, p.stderr)
         doc = json.loads(p.stdout)
         names = sorted(x["variant"] for x in doc["plugins"] if x["family"] == "reduce")
-        self.assertEqual(names, ["atomic", "blocked_atomic", "blocked_serial", "blocked_tree", "chunked", "strided",
-                                 "tree", "tree_two_stage", "wavefront"])
+        self.assertEqual(names, ["atomic", "blocked_atomic", "blocked_serial", "blocked_tree", "chunked", "library",
+                                 "strided", "tree", "tree_two_stage", "unrolled", "wavefront"])
         for x in doc["plugins"]:
-            self.assertTrue(x["summary"] and x["seed"].startswith("001") and x["kernels"])
+            self.assertTrue(x["summary"] and x["seed"].startswith("001"))
             self.assertEqual(x["platform"], "cpu")
-            self.assertEqual(x["tunables"][0]["name"], "block_size")
+            if x["variant"] != "library":  # the library's kernels are its own
+                self.assertTrue(x["kernels"])
+                self.assertEqual(x["tunables"][0]["name"], "block_size")
         self.assertEqual([x["variant"] for x in doc["plugins"] if x["baseline"]], ["atomic"])
 
     def test_a_bad_suite_names_file_line_and_column(self):
@@ -121,7 +127,7 @@ class Cli(unittest.TestCase):
             p = wb("run", s, "--platform", "cpu", "--no-ceilings", "--out", out, "--plugins",
                    os.path.join(BUILD, "tests", "plugins"))
             self.assertEqual(p.returncode, 1)
-            self.assertIn("reduce/test_off_by_one n=100: run 1 of", p.stdout)
+            self.assertIn("reduce/test_off_by_one n=100: run 1 (warm-up, 0xa5 poison", p.stdout)
             doc = load(out)
             self.assertEqual([r["status"] for r in doc["results"]], ["verified", "failed"])
             self.assertIn("expected", doc["results"][1]["error"])

@@ -3,6 +3,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "core/compare.h"
+#include "core/occupancy.h"
 #include "core/random.h"
 #include "core/stats.h"
 
@@ -84,6 +85,40 @@ BOOST_AUTO_TEST_CASE(inputs_depend_on_the_seed_and_position_only)
     BOOST_CHECK(std::equal(prefix.begin(), prefix.end(), a.begin()));
     BOOST_CHECK_NE(wb::derive_seed(1, "reduce n=5"), wb::derive_seed(1, "reduce n=6"));
     BOOST_CHECK_LT(wb::derive_seed(1, "x"), uint64_t(1) << 53);
+}
+
+// ---- occupancy on an H100 / H200 SM (sm_90: 2048 threads, 32 blocks, 64K registers, 228 KiB) ----
+
+struct expect {
+    int block, registers;
+    int64_t shared;
+    int blocks, warps;
+    const char* limiter;
+};
+
+BOOST_AUTO_TEST_CASE(nvidia_occupancy_of_known_kernels)
+{
+    const wb::nvidia_sm h100; // the defaults are sm_90's
+    const expect cases[] = {
+        {256, 32, 0, 8, 64, "warps"},                  // full: 8 x 8 warps
+        {256, 64, 0, 4, 32, "registers"},              // 2048 registers a warp: 8 warps per sub-partition
+        {128, 40, 0, 12, 48, "registers"},             // 1280 a warp: 12 per sub-partition, not 51 per SM
+        {256, 255, 0, 1, 8, "registers"},              // 8192 a warp: 2 per sub-partition
+        {1024, 32, 48 * 1024, 2, 64, "warps"},         // 49 KiB with the reserved 1 KiB: 4 would fit
+        {256, 16, 100 * 1024, 2, 16, "shared memory"}, // 233472 / 103424
+        {32, 16, 0, 32, 32, "block slots"},            // one warp a block: 32 slots
+        {96, 32, 0, 21, 63, "warps"},                  // 3 warps a block: 64 / 3
+    };
+    for (const auto& c : cases) {
+        const auto e = wb::nvidia_occupancy(h100, {c.block, c.registers, c.shared});
+        BOOST_TEST_CONTEXT("block " << c.block << ", " << c.registers << " registers, " << c.shared << " bytes")
+        {
+            BOOST_CHECK_EQUAL(e.blocks, c.blocks);
+            BOOST_CHECK_EQUAL(e.warps, c.warps);
+            BOOST_CHECK_EQUAL(e.max_warps, 64);
+            BOOST_CHECK_EQUAL(e.limiter, c.limiter);
+        }
+    }
 }
 
 } // namespace

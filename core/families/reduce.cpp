@@ -43,6 +43,7 @@ const family& reduce_family()
         .summary = "int32 sum of n elements (wrap-around): one value out",
         .seed = "001 Intel oneAPI GPU optimization guide, Reduction",
         .baseline = "atomic",
+        .library = "library",
         .params = {{"n", int64_t(1) << 20, 0, max_n, "number of int32 elements"}},
         .metric = {"bandwidth", "GB/s", 1e9, "read_bandwidth", bytes_read},
         .tolerance = 0,

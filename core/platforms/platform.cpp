@@ -4,10 +4,49 @@
 #include "wavebench/hip_platform.h"
 #include "wavebench/platform_abi.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
 namespace {
+
+// ---- probe kernels ------------------------------------------------------------------------------
+
+/// Read-only pass: four 16-byte loads in flight per work-item, one atomic per work-group.
+__global__ void probe_read_kernel(const int4* data, size_t n4, int* sum)
+{
+    __shared__ int partial;
+    if (threadIdx.x == 0) partial = 0;
+    __syncthreads();
+    const size_t stride = size_t(gridDim.x) * blockDim.x;
+    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    int s = 0;
+    for (; i + 3 * stride < n4; i += 4 * stride) {
+        const int4 a = data[i], b = data[i + stride], c = data[i + 2 * stride], d = data[i + 3 * stride];
+        s += (a.x + a.y + a.z + a.w) + (b.x + b.y + b.z + b.w) + (c.x + c.y + c.z + c.w) + (d.x + d.y + d.z + d.w);
+    }
+    for (; i < n4; i += stride) s += data[i].x + data[i].y + data[i].z + data[i].w;
+    atomicAdd(&partial, s);
+    __syncthreads();
+    if (threadIdx.x == 0) atomicAdd(sum, partial);
+}
+
+/// Integer multiply-add rate: eight independent chains, 128 multiply-adds per iteration.
+__global__ void probe_imad_kernel(int* out, unsigned iterations, int a, int b)
+{
+    int x[8];
+#pragma unroll
+    for (int k = 0; k < 8; ++k) x[k] = int(threadIdx.x) + k;
+    for (unsigned i = 0; i < iterations; ++i)
+#pragma unroll
+        for (int r = 0; r < 16; ++r)
+#pragma unroll
+            for (int k = 0; k < 8; ++k) x[k] = x[k] * b + a;
+    int s = 0;
+#pragma unroll
+    for (int k = 0; k < 8; ++k) s += x[k];
+    out[size_t(blockIdx.x) * blockDim.x + threadIdx.x] = s;
+}
 
 thread_local std::string tl_message;
 
@@ -78,6 +117,12 @@ wb_err device_info(wb_device_info* out)
         out->memory_bus_width = p.memoryBusWidth;
         out->compute_major = p.major;
         out->compute_minor = p.minor;
+#if defined(__HIP_PLATFORM_NVIDIA__)
+        out->max_blocks_per_multiprocessor = p.maxBlocksPerMultiProcessor;
+        out->reserved_shared_per_block = int64_t(p.reservedSharedMemPerBlock);
+#elif defined(__HIP_PLATFORM_WAVEBENCH_CPU__)
+        out->max_blocks_per_multiprocessor = 1;
+#endif
     });
 }
 
@@ -157,6 +202,30 @@ wb_err kernel_resources(const void* fn, int32_t block_size, uint64_t dynamic_sha
     });
 }
 
+wb_err copy_async(void* dst, const void* src, uint64_t bytes, int32_t kind, void* stream)
+{
+    return guarded([&] { HIP_CHECK(hipMemcpyAsync(dst, src, bytes, hipMemcpyKind(kind), hipStream_t(stream))); });
+}
+
+wb_err probe_read(const void* data, uint64_t bytes, uint32_t blocks, uint32_t threads, int32_t* sum, void* stream)
+{
+    return guarded([&] {
+        if (reinterpret_cast<uintptr_t>(data) % 16 || bytes % 16) throw std::runtime_error("probe_read: 16-byte units");
+        hipLaunchKernelGGL(probe_read_kernel, dim3(blocks), dim3(threads), 0, hipStream_t(stream),
+                           static_cast<const int4*>(data), size_t(bytes / 16), sum);
+        HIP_CHECK(hipGetLastError());
+    });
+}
+
+wb_err probe_imad(int32_t* out, uint32_t blocks, uint32_t threads, uint32_t iterations, int32_t a, int32_t b,
+                  void* stream)
+{
+    return guarded([&] {
+        hipLaunchKernelGGL(probe_imad_kernel, dim3(blocks), dim3(threads), 0, hipStream_t(stream), out, iterations, a, b);
+        HIP_CHECK(hipGetLastError());
+    });
+}
+
 const wb_platform table = {sizeof(wb_platform),
                            WB_PLATFORM_ABI_VERSION,
                            WB_PLATFORM_NAME,
@@ -173,7 +242,10 @@ const wb_platform table = {sizeof(wb_platform),
                            event_destroy,
                            event_record,
                            event_elapsed_ms,
-                           kernel_resources};
+                           kernel_resources,
+                           copy_async,
+                           probe_read,
+                           probe_imad};
 
 } // namespace
 

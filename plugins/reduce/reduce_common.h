@@ -30,6 +30,26 @@ __global__ void reduce_tree_groups(const int* in, int* partials, size_t n)
     if (threadIdx.x == 0) partials[blockIdx.x] = scratch[0];
 }
 
+/// Sums one int per work-item over the work-group with shuffles, valid in work-item 0. Within
+/// each wavefront the shuffles stay among the lanes that exist (a work-group may be smaller than
+/// a wavefront); the wavefronts' sums meet in LDS and the first wavefront adds them.
+__device__ inline int block_sum(int v)
+{
+    __shared__ int wave_sums[32]; // 1024 work-items / 32-wide wavefronts at most
+    const int width = int(blockDim.x) < warpSize ? int(blockDim.x) : warpSize; // powers of two
+    for (int offset = width / 2; offset > 0; offset >>= 1) v += __shfl_down(v, offset, width);
+    const unsigned lane = threadIdx.x % warpSize, wave = threadIdx.x / warpSize;
+    const unsigned waves = (blockDim.x + warpSize - 1) / warpSize;
+    __syncthreads(); // a previous call may still be reading wave_sums
+    if (lane == 0) wave_sums[wave] = v;
+    __syncthreads();
+    if (wave == 0) {
+        v = lane < waves ? wave_sums[lane] : 0;
+        for (int offset = width / 2; offset > 0; offset >>= 1) v += __shfl_down(v, offset, width);
+    }
+    return v;
+}
+
 /// The seed's blocked access: block b owns items x blockDim.x consecutive elements and lane l
 /// reads l, l + blockDim.x, ... of them, so each step of the loop is one coalesced row.
 __device__ inline int blocked_sum(const int* in, size_t n, unsigned items)
@@ -77,14 +97,28 @@ inline void release_partials(wb_args* a)
     a->state = nullptr;
 }
 
-/// Work-items that fill the device: every multiprocessor at its thread limit.
-inline int64_t device_threads()
+inline hipDeviceProp_t device_properties()
 {
     int dev = 0;
     hipDeviceProp_t p;
     HIP_CHECK(hipGetDevice(&dev));
     HIP_CHECK(hipGetDeviceProperties(&p, dev));
+    return p;
+}
+
+/// Work-items that fill the device: every multiprocessor at its thread limit.
+inline int64_t device_threads()
+{
+    const hipDeviceProp_t p = device_properties();
     return int64_t(p.multiProcessorCount) * p.maxThreadsPerMultiProcessor;
+}
+
+/// Work-groups of `kernel` at `block` work-items that the whole device holds at once.
+template <class F> int64_t resident_groups(F* kernel, int block, size_t lds = 0)
+{
+    int per_mp = 0;
+    HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_mp, kernel, block, lds));
+    return int64_t(device_properties().multiProcessorCount) * (per_mp > 0 ? per_mp : 1);
 }
 
 inline const wb_tunable block_size = wb::tunable_pow2("block_size", 256, 32, 1024, "work-items per work-group");

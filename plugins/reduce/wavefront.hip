@@ -3,18 +3,8 @@
 // sub-group vector loads; written for any wavefront width).
 #include "reduce_common.h"
 
-// Sums over the wavefront; a work-group smaller than a wavefront (32 work-items on a 64-wide
-// machine) fills only part of it, so the shuffles stay within the lanes that exist.
-__device__ inline int wave_sum(int v)
-{
-    const int width = int(blockDim.x) < warpSize ? int(blockDim.x) : warpSize; // powers of two
-    for (int offset = width / 2; offset > 0; offset >>= 1) v += __shfl_down(v, offset, width);
-    return v;
-}
-
 __global__ void reduce_wavefront(const int* in, int* sum, size_t n)
 {
-    __shared__ int wave_sums[32]; // 1024 work-items / 32-wide wavefronts at most
     const size_t id = size_t(blockIdx.x) * blockDim.x + threadIdx.x, stride = size_t(gridDim.x) * blockDim.x;
     const int4* in4 = reinterpret_cast<const int4*>(in);
     int s = 0;
@@ -23,15 +13,8 @@ __global__ void reduce_wavefront(const int* in, int* sum, size_t n)
         s += (v.x + v.y) + (v.z + v.w);
     }
     if (id < n % 4) s += in[n - n % 4 + id]; // the last n % 4 elements
-    s = wave_sum(s);
-    const unsigned lane = threadIdx.x % warpSize, wave = threadIdx.x / warpSize;
-    if (lane == 0) wave_sums[wave] = s;
-    __syncthreads();
-    if (wave == 0) {
-        s = lane < (blockDim.x + warpSize - 1) / warpSize ? wave_sums[lane] : 0;
-        s = wave_sum(s);
-        if (lane == 0) atomicAdd(sum, s);
-    }
+    s = reduce::block_sum(s);                // shuffles within each wavefront, then across them
+    if (threadIdx.x == 0) atomicAdd(sum, s);
 }
 
 static int64_t groups(wb_args* a)

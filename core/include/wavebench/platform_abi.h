@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#define WB_PLATFORM_ABI_VERSION 1u
+#define WB_PLATFORM_ABI_VERSION 2u
 #define WB_PLATFORM_ENTRY "wavebench_platform"
 
 #ifdef __cplusplus
@@ -29,6 +29,8 @@ typedef struct wb_device_info {
     int32_t memory_bus_width;         // bits, 0: unknown
     int32_t compute_major;
     int32_t compute_minor;
+    int32_t max_blocks_per_multiprocessor;  // 0: unknown
+    int64_t reserved_shared_per_block;      // shared memory the system keeps per block
 } wb_device_info;
 
 typedef struct wb_kernel_resources {
@@ -62,6 +64,14 @@ typedef struct wb_platform {
     wb_err (*event_elapsed_ms)(float* ms, void* start, void* stop);
     wb_err (*kernel_resources)(const void* fn, int32_t block_size, uint64_t dynamic_shared,
                                wb_kernel_resources* out);
+    wb_err (*copy_async)(void* dst, const void* src, uint64_t bytes, int32_t kind, void* stream);
+    /// Probes (`wavebench probe`), enqueued on `stream`: a read-only pass over `bytes` of device
+    /// memory with 16-byte loads that adds the int32 words into *sum; and `iterations` x 128
+    /// dependent-free int32 multiply-adds per work-item, written to out[block * threads + thread].
+    wb_err (*probe_read)(const void* data, uint64_t bytes, uint32_t blocks, uint32_t threads, int32_t* sum,
+                         void* stream);
+    wb_err (*probe_imad)(int32_t* out, uint32_t blocks, uint32_t threads, uint32_t iterations, int32_t a, int32_t b,
+                         void* stream);
 } wb_platform;
 
 typedef const wb_platform* (*wb_platform_entry)(uint32_t host_abi_version);

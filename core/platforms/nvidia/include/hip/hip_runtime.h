@@ -277,6 +277,8 @@ template <class T> __device__ inline T hip_nvidia_shfl_xor(T var, int lane_mask,
 {
     return __shfl_xor_sync(__activemask(), var, lane_mask, width);
 }
+// libcu++ (under CUB and Thrust) has a struct named __any; let it be read before the macros exist.
+#include <cuda/std/functional>
 #define __ballot(...) hip_nvidia_ballot(__VA_ARGS__)
 #define __any(...) hip_nvidia_any(__VA_ARGS__)
 #define __all(...) hip_nvidia_all(__VA_ARGS__)
