@@ -11,21 +11,16 @@ __global__ void reduce_strided(const int* in, int* partials, size_t n, size_t it
     partials[id] = s;
 }
 
-static int64_t work_items(wb_args* a)
-{
-    const int64_t w = wb::param(a, "work_items");
-    return w > 0 ? w : reduce::device_threads();
-}
-
 static void prepare(wb_args* a)
 {
-    wb::note(a, "work_items=%lld", (long long)work_items(a));
-    reduce::prepare_partials(a, work_items(a));
+    const int64_t w = wb::param(a, "work_items"), items = w > 0 ? w : reduce::device_threads();
+    wb::note(a, "work_items=%lld", (long long)items);
+    reduce::prepare_partials(a, items); // one partial per work-item
 }
 
 static void run(wb_args* a)
 {
-    const int64_t items = work_items(a), block = wb::param(a, "block_size");
+    const int64_t items = int64_t(wb::state<reduce::partials>(a)->host.size()), block = wb::param(a, "block_size");
     hipLaunchKernelGGL(reduce_strided, dim3(unsigned(wb::ceil_div(items, block))), dim3(unsigned(block)), 0,
                        wb::stream(a), wb::in<int>(a, 0), wb::state<reduce::partials>(a)->device,
                        size_t(wb::param(a, "n")), size_t(items));

@@ -1,51 +1,41 @@
-// reduce/unrolled: the tuned variant. Each work-item keeps four 16-byte loads in flight; the
-// grid is what the device holds at once (occupancy API); work-groups sum with shuffles, and the
-// last work-group to finish adds up their partials: one kernel, no memset, no atomics on the sum.
+// reduce/unrolled: the tuned variant. Every work-group of a grid the device holds at once
+// (occupancy API) takes an equal contiguous share of the input, each work-item with four 16-byte
+// loads in flight; work-groups sum with shuffles into one accumulator, and the last to finish
+// moves it to the output: one kernel, no memset, no tail of idle work-groups.
 #include "reduce_common.h"
 
 constexpr int unroll = 4; // 16-byte loads in flight per work-item
 
-__global__ void reduce_unrolled(const int* in, int* sum, size_t n, int* partials, unsigned* finished)
+__global__ void reduce_unrolled(const int* in, int* sum, size_t n, int* total, unsigned* finished)
 {
     const int4* in4 = reinterpret_cast<const int4*>(in);
-    const size_t n4 = n / 4, tile = size_t(unroll) * blockDim.x, stride = size_t(gridDim.x) * tile;
-    size_t base = size_t(blockIdx.x) * tile;
+    const size_t n4 = n / 4, share = (n4 + gridDim.x - 1) / gridDim.x, step = size_t(unroll) * blockDim.x;
+    const size_t begin = blockIdx.x * share, end = begin + share < n4 ? begin + share : n4;
+    size_t i = begin + threadIdx.x;
     int s = 0;
-    for (; base + tile <= n4; base += stride) { // whole tiles: every load in flight before the adds
+    for (; i + (unroll - 1) * blockDim.x < end; i += step) { // every load in flight before the adds
         int4 v[unroll];
 #pragma unroll
-        for (int u = 0; u < unroll; ++u) v[u] = in4[base + size_t(u) * blockDim.x + threadIdx.x];
+        for (int u = 0; u < unroll; ++u) v[u] = in4[i + size_t(u) * blockDim.x];
 #pragma unroll
         for (int u = 0; u < unroll; ++u) s += (v[u].x + v[u].y) + (v[u].z + v[u].w);
     }
-    for (int u = 0; u < unroll; ++u) { // the one partial tile falls to the work-group whose turn it is
-        const size_t i = base + size_t(u) * blockDim.x + threadIdx.x;
-        if (i < n4) s += (in4[i].x + in4[i].y) + (in4[i].z + in4[i].w);
-    }
+    for (; i < end; i += blockDim.x) s += (in4[i].x + in4[i].y) + (in4[i].z + in4[i].w);
     if (blockIdx.x == 0 && threadIdx.x < n % 4) s += in[n - n % 4 + threadIdx.x];
     s = reduce::block_sum(s);
 
-    __shared__ bool last;
     if (threadIdx.x == 0) {
-        partials[blockIdx.x] = s;
-        __threadfence(); // the partial is visible before the count says so
-        last = atomicAdd(finished, 1u) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!last) return;
-    __threadfence(); // see every other work-group's partial
-    const volatile int* done = partials;
-    int t = 0;
-    for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) t += done[i];
-    t = reduce::block_sum(t);
-    if (threadIdx.x == 0) {
-        *sum = t;
-        *finished = 0; // ready for the next launch
+        atomicAdd(total, s);
+        __threadfence(); // the addition lands before the count says so
+        if (atomicAdd(finished, 1u) == gridDim.x - 1) {
+            *sum = atomicExch(total, 0); // every work-group has added: take the sum, leave zeros
+            *finished = 0;               // for the next launch
+        }
     }
 }
 
 struct state {
-    int* partials = nullptr;
+    int* total = nullptr;
     unsigned* finished = nullptr;
     int64_t groups = 0;
 };
@@ -58,10 +48,11 @@ static void prepare(wb_args* a)
     a->state = s;
     const int64_t resident = per_mp > 0 ? per_mp * reduce::device_properties().multiProcessorCount
                                         : reduce::resident_groups(reduce_unrolled, int(block));
-    // No more work-groups than there are tiles: small inputs take a small grid.
+    // No more work-groups than there are rows of loads: small inputs take a small grid.
     s->groups = std::max<int64_t>(1, std::min(resident, wb::ceil_div(n / 4, unroll * block)));
-    HIP_CHECK(hipMalloc(&s->partials, size_t(s->groups) * sizeof(int)));
+    HIP_CHECK(hipMalloc(&s->total, sizeof(int)));
     HIP_CHECK(hipMalloc(&s->finished, sizeof(unsigned)));
+    HIP_CHECK(hipMemset(s->total, 0, sizeof(int)));
     HIP_CHECK(hipMemset(s->finished, 0, sizeof(unsigned)));
     wb::note(a, "work_groups=%lld", (long long)s->groups);
 }
@@ -70,7 +61,7 @@ static void run(wb_args* a)
 {
     auto* s = wb::state<state>(a);
     hipLaunchKernelGGL(reduce_unrolled, dim3(unsigned(s->groups)), dim3(unsigned(wb::param(a, "block_size"))), 0,
-                       wb::stream(a), wb::in<int>(a, 0), wb::out<int>(a, 0), size_t(wb::param(a, "n")), s->partials,
+                       wb::stream(a), wb::in<int>(a, 0), wb::out<int>(a, 0), size_t(wb::param(a, "n")), s->total,
                        s->finished);
     HIP_CHECK(hipGetLastError());
 }
@@ -79,7 +70,7 @@ static void release(wb_args* a)
 {
     auto* s = wb::state<state>(a);
     if (!s) return;
-    if (s->partials) HIP_CHECK(hipFree(s->partials));
+    if (s->total) HIP_CHECK(hipFree(s->total));
     if (s->finished) HIP_CHECK(hipFree(s->finished));
     delete s;
 }
@@ -91,7 +82,7 @@ static const wb_tunable tunables[] = {
 
 WB_PLUGIN({.family = "reduce",
            .variant = "unrolled",
-           .summary = "4 int4 loads in flight per work-item, a grid the device holds at once, last work-group finishes",
+           .summary = "equal contiguous shares, 4 int4 loads in flight, resident grid, last work-group finishes",
            .seed = "001: sub-group vector loads, tuned: more elements in flight per work-item",
            .kernels = kernels,
            .tunables = tunables,

@@ -17,26 +17,30 @@ __global__ void reduce_wavefront(const int* in, int* sum, size_t n)
     if (threadIdx.x == 0) atomicAdd(sum, s);
 }
 
-static int64_t groups(wb_args* a)
-{
-    const int64_t w = wb::param(a, "work_items");
-    return wb::ceil_div(w > 0 ? w : reduce::device_threads(), wb::param(a, "block_size"));
-}
+struct grid {
+    int64_t groups = 0;
+};
 
 static void prepare(wb_args* a)
 {
     if (reinterpret_cast<uintptr_t>(a->in[0]) % 16) throw wb::skip("input is not 16-byte aligned");
-    wb::note(a, "work_items=%lld", (long long)(groups(a) * wb::param(a, "block_size")));
+    const int64_t w = wb::param(a, "work_items"), block = wb::param(a, "block_size");
+    auto* g = new grid{wb::ceil_div(w > 0 ? w : reduce::device_threads(), block)};
+    a->state = g;
+    wb::note(a, "work_items=%lld", (long long)(g->groups * block));
 }
 
 static void run(wb_args* a)
 {
     int* sum = wb::out<int>(a, 0);
     HIP_CHECK(hipMemsetAsync(sum, 0, sizeof(int), wb::stream(a)));
-    hipLaunchKernelGGL(reduce_wavefront, dim3(unsigned(groups(a))), dim3(unsigned(wb::param(a, "block_size"))), 0,
-                       wb::stream(a), wb::in<int>(a, 0), sum, size_t(wb::param(a, "n")));
+    hipLaunchKernelGGL(reduce_wavefront, dim3(unsigned(wb::state<grid>(a)->groups)),
+                       dim3(unsigned(wb::param(a, "block_size"))), 0, wb::stream(a), wb::in<int>(a, 0), sum,
+                       size_t(wb::param(a, "n")));
     HIP_CHECK(hipGetLastError());
 }
+
+static void release(wb_args* a) { delete wb::state<grid>(a); }
 
 static const wb_kernel kernels[] = {wb::kernel("reduce_wavefront", reduce_wavefront, "block_size")};
 static const wb_tunable tunables[] = {
@@ -50,4 +54,5 @@ WB_PLUGIN({.family = "reduce",
            .kernels = kernels,
            .tunables = tunables,
            .prepare = prepare,
-           .run = run})
+           .run = run,
+           .release = release})
