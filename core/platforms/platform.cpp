@@ -12,22 +12,22 @@ namespace {
 
 // ---- probe kernels ------------------------------------------------------------------------------
 
-/// Read-only pass: each work-group streams an equal contiguous share with four 16-byte loads in
-/// flight per work-item; one atomic per work-group.
+/// Read-only pass: rounds of tiles, one per work-group, four 16-byte loads in flight per
+/// work-item; the rest after the last full round spread over every work-item (no idle tail);
+/// one atomic per work-group. The best reading pattern wavebench knows on GPUs.
 __global__ void probe_read_kernel(const int4* data, size_t n4, int* sum)
 {
     __shared__ int partial;
     if (threadIdx.x == 0) partial = 0;
     __syncthreads();
-    const size_t share = (n4 + gridDim.x - 1) / gridDim.x, begin = blockIdx.x * share;
-    const size_t end = begin + share < n4 ? begin + share : n4, step = size_t(4) * blockDim.x;
-    size_t i = begin + threadIdx.x;
+    const size_t tile = size_t(4) * blockDim.x, round = tile * gridDim.x, full = n4 / round * round;
     int s = 0;
-    for (; i + 3 * blockDim.x < end; i += step) {
+    for (size_t i = blockIdx.x * tile + threadIdx.x; i < full; i += round) {
         const int4 a = data[i], b = data[i + blockDim.x], c = data[i + 2 * blockDim.x], d = data[i + 3 * blockDim.x];
         s += (a.x + a.y + a.z + a.w) + (b.x + b.y + b.z + b.w) + (c.x + c.y + c.z + c.w) + (d.x + d.y + d.z + d.w);
     }
-    for (; i < end; i += blockDim.x) s += data[i].x + data[i].y + data[i].z + data[i].w;
+    for (size_t i = full + blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += size_t(gridDim.x) * blockDim.x)
+        s += data[i].x + data[i].y + data[i].z + data[i].w;
     atomicAdd(&partial, s);
     __syncthreads();
     if (threadIdx.x == 0) atomicAdd(sum, partial);

@@ -1,7 +1,8 @@
-// reduce/unrolled: the tuned variant. Every work-group of a grid the device holds at once
-// (occupancy API) takes an equal contiguous share of the input, each work-item with four 16-byte
-// loads in flight; work-groups sum with shuffles into one accumulator, and the last to finish
-// moves it to the output: one kernel, no memset, no tail of idle work-groups.
+// reduce/unrolled: the tuned variant. A grid the device holds at once (occupancy API) reads the
+// input in rounds of tiles, one per work-group per round, each work-item with four 16-byte
+// loads in flight; what is left after the last full round is spread over every work-item, so
+// none idles at the end. Work-groups sum with shuffles into one accumulator, and the last to
+// finish moves it to the output: one kernel, no memset.
 #include "reduce_common.h"
 
 constexpr int unroll = 4; // 16-byte loads in flight per work-item
@@ -9,18 +10,19 @@ constexpr int unroll = 4; // 16-byte loads in flight per work-item
 __global__ void reduce_unrolled(const int* in, int* sum, size_t n, int* total, unsigned* finished)
 {
     const int4* in4 = reinterpret_cast<const int4*>(in);
-    const size_t n4 = n / 4, share = (n4 + gridDim.x - 1) / gridDim.x, step = size_t(unroll) * blockDim.x;
-    const size_t begin = blockIdx.x * share, end = begin + share < n4 ? begin + share : n4;
-    size_t i = begin + threadIdx.x;
+    const size_t n4 = n / 4, tile = size_t(unroll) * blockDim.x, round = tile * gridDim.x;
+    const size_t full = n4 / round * round; // neighbouring tiles go to different work-groups
     int s = 0;
-    for (; i + (unroll - 1) * blockDim.x < end; i += step) { // every load in flight before the adds
+    for (size_t base = blockIdx.x * tile + threadIdx.x; base < full; base += round) {
         int4 v[unroll];
 #pragma unroll
-        for (int u = 0; u < unroll; ++u) v[u] = in4[i + size_t(u) * blockDim.x];
+        for (int u = 0; u < unroll; ++u) v[u] = in4[base + size_t(u) * blockDim.x];
 #pragma unroll
         for (int u = 0; u < unroll; ++u) s += (v[u].x + v[u].y) + (v[u].z + v[u].w);
     }
-    for (; i < end; i += blockDim.x) s += (in4[i].x + in4[i].y) + (in4[i].z + in4[i].w);
+    const size_t threads = size_t(gridDim.x) * blockDim.x;
+    for (size_t i = full + blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += threads)
+        s += (in4[i].x + in4[i].y) + (in4[i].z + in4[i].w);
     if (blockIdx.x == 0 && threadIdx.x < n % 4) s += in[n - n % 4 + threadIdx.x];
     s = reduce::block_sum(s);
 
@@ -48,7 +50,7 @@ static void prepare(wb_args* a)
     a->state = s;
     const int64_t resident = per_mp > 0 ? per_mp * reduce::device_properties().multiProcessorCount
                                         : reduce::resident_groups(reduce_unrolled, int(block));
-    // No more work-groups than there are rows of loads: small inputs take a small grid.
+    // No more work-groups than there are tiles: small inputs take a small grid.
     s->groups = std::max<int64_t>(1, std::min(resident, wb::ceil_div(n / 4, unroll * block)));
     HIP_CHECK(hipMalloc(&s->total, sizeof(int)));
     HIP_CHECK(hipMalloc(&s->finished, sizeof(unsigned)));
@@ -82,7 +84,7 @@ static const wb_tunable tunables[] = {
 
 WB_PLUGIN({.family = "reduce",
            .variant = "unrolled",
-           .summary = "equal contiguous shares, 4 int4 loads in flight, resident grid, last work-group finishes",
+           .summary = "4 int4 loads in flight, resident grid, even tail, last work-group finishes: one kernel",
            .seed = "001: sub-group vector loads, tuned: more elements in flight per work-item",
            .kernels = kernels,
            .tunables = tunables,
