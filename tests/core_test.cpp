@@ -108,6 +108,10 @@ BOOST_AUTO_TEST_CASE(nvidia_occupancy_of_known_kernels)
         {256, 16, 100 * 1024, 2, 16, "shared memory"}, // 233472 / 103424
         {32, 16, 0, 32, 32, "block slots"},            // one warp a block: 32 slots
         {96, 32, 0, 21, 63, "warps"},                  // 3 warps a block: 64 / 3
+        // agreed with cudaOccupancyMaxActiveBlocksPerMultiprocessor on an H100 (results/h100/reduce.json)
+        {128, 34, 512, 12, 48, "registers"},  // reduce_blocked_*: 1088 registers a warp round up to 1280
+        {1024, 34, 4096, 1, 32, "registers"},
+        {1024, 10, 4096, 2, 64, "warps"},     // reduce_tree_stage2
     };
     for (const auto& c : cases) {
         const auto e = wb::nvidia_occupancy(h100, {c.block, c.registers, c.shared});
