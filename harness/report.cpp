@@ -38,7 +38,9 @@ nlohmann::json kernel_json(const kernel_report& k)
                      {"agprs", nullptr},
                      {"lds_bytes", r.static_shared_bytes >= 0 ? nlohmann::json(r.static_shared_bytes + k.dynamic_lds_bytes)
                                                               : nlohmann::json()},
+                     {"static_lds_bytes", known(r.static_shared_bytes)},
                      {"dynamic_lds_bytes", k.dynamic_lds_bytes},
+                     {"max_threads_per_block", r.max_threads_per_block},
                      {"scratch_bytes", known(r.local_bytes)},
                      {"occupancy", nullptr},
                      {"limiter", nullptr}};
