@@ -119,11 +119,9 @@ wb_err device_info(wb_device_info* out)
         out->memory_bus_width = p.memoryBusWidth;
         out->compute_major = p.major;
         out->compute_minor = p.minor;
-#if defined(__HIP_PLATFORM_NVIDIA__)
+#if !defined(__HIP_PLATFORM_AMD__) // fields of wavebench's own HIP layers (hip_subset.h)
         out->max_blocks_per_multiprocessor = p.maxBlocksPerMultiProcessor;
         out->reserved_shared_per_block = int64_t(p.reservedSharedMemPerBlock);
-#elif defined(__HIP_PLATFORM_WAVEBENCH_CPU__)
-        out->max_blocks_per_multiprocessor = 1;
 #endif
     });
 }

@@ -674,6 +674,7 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t* p, int device)
     const std::string khz = read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
     p->clockRate = !khz.empty() ? std::atoi(khz.c_str()) : int(std::atof(cpuinfo_field("cpu MHz").c_str()) * 1000);
     p->multiProcessorCount = int(the_pool().size());
+    p->maxBlocksPerMultiProcessor = 1; // a worker runs one block at a time
     p->l2CacheSize = int(last_level_cache_bytes());
     return hipSuccess;
 }
@@ -689,24 +690,8 @@ hipError_t hipPeekAtLastError(void) { return tl_last_error; }
 
 const char* hipGetErrorName(hipError_t e)
 {
-    switch (e) {
-    case hipSuccess: return "hipSuccess";
-    case hipErrorInvalidValue: return "hipErrorInvalidValue";
-    case hipErrorOutOfMemory: return "hipErrorOutOfMemory";
-    case hipErrorNotInitialized: return "hipErrorNotInitialized";
-    case hipErrorInvalidConfiguration: return "hipErrorInvalidConfiguration";
-    case hipErrorInvalidDevicePointer: return "hipErrorInvalidDevicePointer";
-    case hipErrorInvalidMemcpyDirection: return "hipErrorInvalidMemcpyDirection";
-    case hipErrorInvalidDeviceFunction: return "hipErrorInvalidDeviceFunction";
-    case hipErrorNoDevice: return "hipErrorNoDevice";
-    case hipErrorInvalidDevice: return "hipErrorInvalidDevice";
-    case hipErrorInvalidHandle: return "hipErrorInvalidHandle";
-    case hipErrorNotReady: return "hipErrorNotReady";
-    case hipErrorLaunchOutOfResources: return "hipErrorLaunchOutOfResources";
-    case hipErrorLaunchFailure: return "hipErrorLaunchFailure";
-    case hipErrorNotSupported: return "hipErrorNotSupported";
-    default: return "hipErrorUnknown";
-    }
+    const char* name = hip_subset_error_name(e);
+    return name ? name : "hipErrorUnknown";
 }
 
 const char* hipGetErrorString(hipError_t e)

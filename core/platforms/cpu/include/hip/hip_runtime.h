@@ -27,32 +27,7 @@
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 
 // ---- types --------------------------------------------------------------------------------------
-typedef enum hipError_t {
-    hipSuccess = 0,
-    hipErrorInvalidValue = 1,
-    hipErrorOutOfMemory = 2,
-    hipErrorNotInitialized = 3,
-    hipErrorInvalidConfiguration = 9,
-    hipErrorInvalidDevicePointer = 17,
-    hipErrorInvalidMemcpyDirection = 21,
-    hipErrorInvalidDeviceFunction = 98,
-    hipErrorNoDevice = 100,
-    hipErrorInvalidDevice = 101,
-    hipErrorInvalidHandle = 400,
-    hipErrorNotReady = 600,
-    hipErrorLaunchOutOfResources = 701,
-    hipErrorLaunchFailure = 719,
-    hipErrorNotSupported = 801,
-    hipErrorUnknown = 999,
-} hipError_t;
-
-typedef enum hipMemcpyKind {
-    hipMemcpyHostToHost = 0,
-    hipMemcpyHostToDevice = 1,
-    hipMemcpyDeviceToHost = 2,
-    hipMemcpyDeviceToDevice = 3,
-    hipMemcpyDefault = 4,
-} hipMemcpyKind;
+#include "../../../hip_subset.h" // hipError_t, hipMemcpyKind, hipDeviceProp_t, hipFuncAttributes
 
 struct uint3 {
     unsigned x, y, z;
@@ -85,42 +60,6 @@ WB_CPU_VECTOR4(float, float)
 
 typedef struct hip_cpu_stream* hipStream_t;
 typedef struct hip_cpu_event* hipEvent_t;
-
-typedef struct hipDeviceProp_t {
-    char name[256];
-    size_t totalGlobalMem;
-    size_t sharedMemPerBlock;
-    int regsPerBlock;
-    int warpSize;
-    int maxThreadsPerBlock;
-    int maxThreadsDim[3];
-    int maxGridSize[3];
-    int clockRate;       // kHz
-    int memoryClockRate; // kHz (0: unknown)
-    int memoryBusWidth;  // bits (0: unknown)
-    size_t totalConstMem;
-    int major;
-    int minor;
-    int multiProcessorCount; // worker threads
-    int l2CacheSize;         // the last-level cache of the CPU
-    int maxThreadsPerMultiProcessor;
-    size_t maxSharedMemoryPerMultiProcessor;
-    int regsPerMultiprocessor;
-    char gcnArchName[256];
-} hipDeviceProp_t;
-
-typedef struct hipFuncAttributes {
-    int binaryVersion;
-    int cacheModeCA;
-    size_t constSizeBytes;
-    size_t localSizeBytes;
-    int maxDynamicSharedSizeBytes;
-    int maxThreadsPerBlock;
-    int numRegs;
-    int preferredShmemCarveout;
-    int ptxVersion;
-    size_t sharedSizeBytes;
-} hipFuncAttributes;
 
 // ---- the lane's view: threadIdx, blockIdx, blockDim, gridDim, warpSize -----------------------------
 struct hip_cpu_tls_t {

@@ -10,30 +10,9 @@
 
 #define __HIP_PLATFORM_NVIDIA__ 1
 
-// ---- errors: HIP's values are CUDA's, so a cudaError_t converts without a table ---------------------
-typedef enum hipError_t : int {
-    hipSuccess = 0,
-    hipErrorInvalidValue = 1,
-    hipErrorOutOfMemory = 2,
-    hipErrorNotInitialized = 3,
-    hipErrorInvalidConfiguration = 9,
-    hipErrorInvalidDevicePointer = 17,
-    hipErrorInvalidMemcpyDirection = 21,
-    hipErrorInsufficientDriver = 35,
-    hipErrorInvalidDeviceFunction = 98,
-    hipErrorNoDevice = 100,
-    hipErrorInvalidDevice = 101,
-    hipErrorInvalidImage = 200,
-    hipErrorInvalidHandle = 400,
-    hipErrorNotReady = 600,
-    hipErrorIllegalAddress = 700,
-    hipErrorLaunchOutOfResources = 701,
-    hipErrorLaunchTimeOut = 702,
-    hipErrorLaunchFailure = 719,
-    hipErrorNotSupported = 801,
-    hipErrorUnknown = 999,
-} hipError_t;
+#include "../../../hip_subset.h"
 
+// ---- errors: HIP's values are CUDA's, so a cudaError_t converts without a table ---------------------
 static_assert(int(hipErrorInvalidValue) == int(cudaErrorInvalidValue) &&
                   int(hipErrorOutOfMemory) == int(cudaErrorMemoryAllocation) &&
                   int(hipErrorNotInitialized) == int(cudaErrorInitializationError) &&
@@ -55,32 +34,11 @@ static_assert(int(hipErrorInvalidValue) == int(cudaErrorInvalidValue) &&
 /// A CUDA status as HIP's (values CUDA has and HIP does not name keep their number).
 inline hipError_t hip_from_cuda(cudaError_t e) { return static_cast<hipError_t>(e); }
 
-/// HIP's name for the errors above; CUDA's own name for the rest.
+/// HIP's name for the errors HIP names; CUDA's own name for the rest.
 inline const char* hipGetErrorName(hipError_t e)
 {
-    switch (e) {
-    case hipSuccess: return "hipSuccess";
-    case hipErrorInvalidValue: return "hipErrorInvalidValue";
-    case hipErrorOutOfMemory: return "hipErrorOutOfMemory";
-    case hipErrorNotInitialized: return "hipErrorNotInitialized";
-    case hipErrorInvalidConfiguration: return "hipErrorInvalidConfiguration";
-    case hipErrorInvalidDevicePointer: return "hipErrorInvalidDevicePointer";
-    case hipErrorInvalidMemcpyDirection: return "hipErrorInvalidMemcpyDirection";
-    case hipErrorInsufficientDriver: return "hipErrorInsufficientDriver";
-    case hipErrorInvalidDeviceFunction: return "hipErrorInvalidDeviceFunction";
-    case hipErrorNoDevice: return "hipErrorNoDevice";
-    case hipErrorInvalidDevice: return "hipErrorInvalidDevice";
-    case hipErrorInvalidImage: return "hipErrorInvalidImage";
-    case hipErrorInvalidHandle: return "hipErrorInvalidHandle";
-    case hipErrorNotReady: return "hipErrorNotReady";
-    case hipErrorIllegalAddress: return "hipErrorIllegalAddress";
-    case hipErrorLaunchOutOfResources: return "hipErrorLaunchOutOfResources";
-    case hipErrorLaunchTimeOut: return "hipErrorLaunchTimeOut";
-    case hipErrorLaunchFailure: return "hipErrorLaunchFailure";
-    case hipErrorNotSupported: return "hipErrorNotSupported";
-    case hipErrorUnknown: return "hipErrorUnknown";
-    }
-    return cudaGetErrorName(cudaError_t(e));
+    const char* name = hip_subset_error_name(e);
+    return name ? name : cudaGetErrorName(cudaError_t(e));
 }
 
 inline const char* hipGetErrorString(hipError_t e) { return cudaGetErrorString(cudaError_t(e)); }
@@ -91,53 +49,14 @@ inline hipError_t hipPeekAtLastError() { return hip_from_cuda(cudaPeekAtLastErro
 typedef cudaStream_t hipStream_t;
 typedef cudaEvent_t hipEvent_t;
 
-typedef enum hipMemcpyKind {
-    hipMemcpyHostToHost = cudaMemcpyHostToHost,
-    hipMemcpyHostToDevice = cudaMemcpyHostToDevice,
-    hipMemcpyDeviceToHost = cudaMemcpyDeviceToHost,
-    hipMemcpyDeviceToDevice = cudaMemcpyDeviceToDevice,
-    hipMemcpyDefault = cudaMemcpyDefault,
-} hipMemcpyKind;
+static_assert(int(hipMemcpyHostToDevice) == int(cudaMemcpyHostToDevice) &&
+                  int(hipMemcpyDeviceToHost) == int(cudaMemcpyDeviceToHost) &&
+                  int(hipMemcpyDeviceToDevice) == int(cudaMemcpyDeviceToDevice) &&
+                  int(hipMemcpyDefault) == int(cudaMemcpyDefault),
+              "HIP copy directions must equal CUDA's");
 
-/// The device properties wavebench reads. CUDA 13 removed clockRate and memoryClockRate from
-/// cudaDeviceProp; they come from cudaDeviceGetAttribute here.
-typedef struct hipDeviceProp_t {
-    char name[256];
-    size_t totalGlobalMem;
-    size_t sharedMemPerBlock;
-    int regsPerBlock;
-    int warpSize;
-    int maxThreadsPerBlock;
-    int maxThreadsDim[3];
-    int maxGridSize[3];
-    int clockRate;       // kHz
-    int memoryClockRate; // kHz
-    int memoryBusWidth;  // bits
-    size_t totalConstMem;
-    int major;
-    int minor;
-    int multiProcessorCount;
-    int l2CacheSize;
-    int maxThreadsPerMultiProcessor;
-    size_t maxSharedMemoryPerMultiProcessor;
-    int regsPerMultiprocessor;
-    int maxBlocksPerMultiProcessor;  // not in HIP 5.2: wavebench's occupancy needs it
-    size_t reservedSharedMemPerBlock; // likewise
-    char gcnArchName[256];           // empty on NVIDIA
-} hipDeviceProp_t;
-
-typedef struct hipFuncAttributes {
-    int binaryVersion;
-    int cacheModeCA;
-    size_t constSizeBytes;
-    size_t localSizeBytes;
-    int maxDynamicSharedSizeBytes;
-    int maxThreadsPerBlock;
-    int numRegs;
-    int preferredShmemCarveout;
-    int ptxVersion;
-    size_t sharedSizeBytes;
-} hipFuncAttributes;
+// hipDeviceProp_t (the project's subset: CUDA 13 removed clockRate and memoryClockRate from
+// cudaDeviceProp, so they come from cudaDeviceGetAttribute) and hipFuncAttributes: hip_subset.h.
 
 // ---- host API ---------------------------------------------------------------------------------
 inline hipError_t hipMalloc(void** ptr, size_t bytes) { return hip_from_cuda(cudaMalloc(ptr, bytes)); }
