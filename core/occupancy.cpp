@@ -35,4 +35,76 @@ occupancy_estimate nvidia_occupancy(const nvidia_sm& sm, const kernel_use& k)
     return e;
 }
 
+namespace {
+
+// Per SIMD (LLVM AMDGPUBaseInfo; ../shared/design/anchors.md). RDNA: a CU has 2 SIMDs and 64 KiB
+// of LDS (a WGP, 4 and 128 KiB: the same ratio).
+const amd_target amd_targets[] = {
+    // name    waves granule32/64 file32/64  unified separate sgpr  simds lds
+    {"gfx900", 10, 4, 4, 256, 256, false, false, true, 4, 65536},
+    {"gfx906", 10, 4, 4, 256, 256, false, false, true, 4, 65536},
+    {"gfx908", 10, 4, 4, 256, 256, false, true, true, 4, 65536},
+    {"gfx90a", 8, 8, 8, 512, 512, true, false, true, 4, 65536},
+    {"gfx940", 8, 8, 8, 512, 512, true, false, true, 4, 65536},
+    {"gfx941", 8, 8, 8, 512, 512, true, false, true, 4, 65536},
+    {"gfx942", 8, 8, 8, 512, 512, true, false, true, 4, 65536},
+    {"gfx1030", 16, 16, 8, 1024, 512, false, false, false, 2, 65536},
+    {"gfx1031", 16, 16, 8, 1024, 512, false, false, false, 2, 65536},
+    {"gfx1032", 16, 16, 8, 1024, 512, false, false, false, 2, 65536},
+    {"gfx1100", 16, 24, 12, 1536, 768, false, false, false, 2, 65536},
+    {"gfx1101", 16, 24, 12, 1536, 768, false, false, false, 2, 65536},
+    {"gfx1102", 16, 16, 8, 1024, 512, false, false, false, 2, 65536},
+};
+
+int sgpr_waves(int sgprs)
+{
+    return sgprs <= 80 ? 10 : sgprs <= 88 ? 9 : sgprs <= 100 ? 8 : 7;
+}
+
+} // namespace
+
+const amd_target* find_amd_target(const std::string& target)
+{
+    const std::string base = target.substr(0, target.find(':')); // drop ":xnack-" and the like
+    for (const auto& t : amd_targets)
+        if (base == t.name) return &t;
+    return nullptr;
+}
+
+std::string amd_target_names()
+{
+    std::string s;
+    for (const auto& t : amd_targets) s += (s.empty() ? "" : ", ") + std::string(t.name);
+    return s;
+}
+
+amd_occupancy_estimate amd_occupancy(const amd_target& t, const amd_kernel_use& k)
+{
+    amd_occupancy_estimate e;
+    e.max_waves = t.max_waves;
+    if (k.block_size <= 0 || k.wave_size <= 0) return e;
+    const bool w32 = k.wave_size == 32;
+    const int granule = w32 ? t.vgpr_granule32 : t.vgpr_granule64, file = w32 ? t.vgprs32 : t.vgprs64;
+    const int vgprs = t.separate_agprs ? std::max(k.vgprs, k.agprs) : k.vgprs;
+    e.by_vgprs = vgprs <= granule ? t.max_waves : std::min(file / int(round_up(vgprs, granule)), t.max_waves);
+    e.by_sgprs = t.sgpr_limit ? std::min(sgpr_waves(k.sgprs), t.max_waves) : t.max_waves;
+
+    const int waves_per_group = (k.block_size + k.wave_size - 1) / k.wave_size;
+    const int cu_waves = t.max_waves * t.simds_per_cu;
+    // Work-groups of several waves each take a barrier; a CU has 16.
+    const int groups_by_slots = waves_per_group == 1 ? cu_waves : std::min(cu_waves / waves_per_group, 16);
+    e.by_slots = std::min(groups_by_slots * waves_per_group / t.simds_per_cu, t.max_waves);
+    e.by_lds = k.lds_bytes > 0 ? std::min(int(t.lds_per_cu / k.lds_bytes) * waves_per_group / t.simds_per_cu,
+                                          t.max_waves)
+                               : t.max_waves;
+    e.waves = std::min({e.by_vgprs, e.by_sgprs, e.by_lds, e.by_slots});
+    e.workgroups = e.waves * t.simds_per_cu / waves_per_group;
+    e.limiter = e.waves == t.max_waves   ? "waves"
+                : e.waves == e.by_vgprs  ? "VGPRs"
+                : e.waves == e.by_sgprs  ? "SGPRs"
+                : e.waves == e.by_lds    ? "LDS"
+                                         : "workgroup slots";
+    return e;
+}
+
 } // namespace wb

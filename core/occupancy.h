@@ -38,4 +38,45 @@ struct occupancy_estimate {
 /// (so a kernel at full occupancy is limited by "warps").
 occupancy_estimate nvidia_occupancy(const nvidia_sm& sm, const kernel_use& k);
 
+// ---- AMD: waves per SIMD, after LLVM's AMDGPUBaseInfo -----------------------------------------
+
+/// One AMD target's per-SIMD resources (the table is in occupancy.cpp).
+struct amd_target {
+    const char* name;        // "gfx90a"; also matches "gfx90a:xnack-" and the like
+    int max_waves;           // per SIMD
+    int vgpr_granule32, vgpr_granule64;
+    int vgprs32, vgprs64;    // VGPR file per SIMD, in registers of a wave of that width
+    bool unified_agprs;      // gfx90a, gfx940: .vgpr_count already holds the AGPRs
+    bool separate_agprs;     // gfx908: an AGPR file as large as the VGPR file
+    bool sgpr_limit;         // gfx8 / gfx9: SGPRs cap the waves
+    int simds_per_cu;
+    int64_t lds_per_cu;
+};
+
+/// The table entry for a target name ("gfx90a", "gfx90a:sramecc+:xnack-"), or null.
+const amd_target* find_amd_target(const std::string& target);
+/// The names the table knows.
+std::string amd_target_names();
+
+struct amd_kernel_use {
+    int vgprs = 0;           // .vgpr_count
+    int agprs = 0;           // .agpr_count
+    int sgprs = 0;           // .sgpr_count
+    int64_t lds_bytes = 0;   // static (.group_segment_fixed_size) + dynamic
+    int block_size = 0;
+    int wave_size = 64;      // .wavefront_size
+};
+
+struct amd_occupancy_estimate {
+    int waves = 0;           // per SIMD: the smallest of the four below
+    int by_vgprs = 0, by_sgprs = 0, by_lds = 0, by_slots = 0;
+    int max_waves = 0;
+    int workgroups = 0;      // resident work-groups per CU
+    std::string limiter;     // "waves", "VGPRs", "SGPRs", "LDS" or "workgroup slots"
+};
+
+/// Waves per SIMD. Ties name the first of: waves (the hardware limit), VGPRs, SGPRs, LDS,
+/// workgroup slots. The LDS limit counts the CU's SIMDs (clang 15's own figure does not).
+amd_occupancy_estimate amd_occupancy(const amd_target& t, const amd_kernel_use& k);
+
 } // namespace wb

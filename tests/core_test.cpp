@@ -125,4 +125,69 @@ BOOST_AUTO_TEST_CASE(nvidia_occupancy_of_known_kernels)
     }
 }
 
+// ---- occupancy on AMD targets (anchors.md; LLVM AMDGPUBaseInfo) ---------------------------------
+
+int waves(const char* target, int vgprs, int agprs = 0, int sgprs = 16, int64_t lds = 0, int block = 256, int wave = 64)
+{
+    const wb::amd_target* t = wb::find_amd_target(target);
+    BOOST_REQUIRE(t);
+    return wb::amd_occupancy(*t, {vgprs, agprs, sgprs, lds, block, wave}).waves;
+}
+
+BOOST_AUTO_TEST_CASE(amd_occupancy_by_vgprs_on_gfx90a)
+{
+    const std::pair<int, int> points[] = {{64, 8}, {72, 7}, {80, 6}, {96, 5}, {128, 4}, {168, 3}, {256, 2}};
+    for (auto [vgprs, expected] : points) BOOST_CHECK_MESSAGE(waves("gfx90a", vgprs) == expected, vgprs << " VGPRs");
+    BOOST_CHECK_EQUAL(waves("gfx90a", 73), 6); // 10 VGPRs + 61 AGPRs: .vgpr_count 73 on the unified file
+    BOOST_CHECK_EQUAL(waves("gfx90a:sramecc+:xnack-", 73), 6);
+    BOOST_CHECK_EQUAL(waves("gfx940", 128), 4);
+}
+
+BOOST_AUTO_TEST_CASE(amd_occupancy_counts_the_simds_sharing_lds)
+{
+    // 256 work-items (4 waves) with 32 KiB: 2 work-groups per CU, 8 waves over 4 SIMDs.
+    const wb::amd_target& t = *wb::find_amd_target("gfx90a");
+    const auto e = wb::amd_occupancy(t, {32, 0, 16, 32 * 1024, 256, 64});
+    BOOST_CHECK_EQUAL(e.waves, 2);
+    BOOST_CHECK_EQUAL(e.limiter, "LDS");
+    BOOST_CHECK_EQUAL(e.workgroups, 2);
+    BOOST_CHECK_EQUAL(wb::amd_occupancy(t, {32, 0, 16, 0, 256, 64}).limiter, "waves");
+}
+
+BOOST_AUTO_TEST_CASE(amd_occupancy_on_gfx908_counts_the_separate_agpr_file_and_sgprs)
+{
+    BOOST_CHECK_EQUAL(waves("gfx908", 24), 10);
+    BOOST_CHECK_EQUAL(waves("gfx908", 32, 64), 4);  // max(VGPRs, AGPRs): 256 / 64
+    BOOST_CHECK_EQUAL(waves("gfx908", 16, 0, 96), 8); // 96 SGPRs: 8 waves
+    BOOST_CHECK_EQUAL(waves("gfx908", 16, 0, 104), 7);
+    const auto e = wb::amd_occupancy(*wb::find_amd_target("gfx908"), {16, 0, 90, 0, 256, 64});
+    BOOST_CHECK_EQUAL(e.waves, 8);
+    BOOST_CHECK_EQUAL(e.limiter, "SGPRs");
+}
+
+BOOST_AUTO_TEST_CASE(amd_occupancy_on_rdna_in_wave32_and_wave64)
+{
+    // gfx1030: 1024 VGPRs per SIMD in wave32 (granule 16), 512 in wave64 (granule 8); 16 waves
+    BOOST_CHECK_EQUAL(waves("gfx1030", 64, 0, 16, 0, 256, 32), 16);
+    BOOST_CHECK_EQUAL(waves("gfx1030", 96, 0, 16, 0, 256, 32), 10);
+    BOOST_CHECK_EQUAL(waves("gfx1030", 128, 0, 16, 0, 256, 64), 4);
+    BOOST_CHECK_EQUAL(waves("gfx1030", 40, 0, 16, 0, 256, 64), 12);
+    BOOST_CHECK_EQUAL(waves("gfx1030", 200, 0, 200, 0, 256, 32), 4); // 1024 / 208; no SGPR limit on gfx10
+    // gfx1100: 1536 VGPRs per SIMD in wave32 (granule 24), 768 in wave64 (granule 12)
+    BOOST_CHECK_EQUAL(waves("gfx1100", 96, 0, 16, 0, 256, 32), 16);
+    BOOST_CHECK_EQUAL(waves("gfx1100", 128, 0, 16, 0, 256, 32), 10); // 1536 / 144
+    BOOST_CHECK_EQUAL(waves("gfx1100", 128, 0, 16, 0, 256, 64), 5);  // 768 / 132
+    BOOST_CHECK(wb::find_amd_target("gfx1200") == nullptr);
+}
+
+BOOST_AUTO_TEST_CASE(amd_occupancy_by_workgroup_slots)
+{
+    // 128 work-items of wave64: 2 waves a work-group, 16 work-groups per CU: 32 waves over 4 SIMDs.
+    const auto e = wb::amd_occupancy(*wb::find_amd_target("gfx908"), {8, 0, 16, 0, 128, 64});
+    BOOST_CHECK_EQUAL(e.waves, 8);
+    BOOST_CHECK_EQUAL(e.limiter, "workgroup slots");
+    // Single-wave work-groups take no barrier: not limited by slots.
+    BOOST_CHECK_EQUAL(waves("gfx908", 8, 0, 16, 0, 64, 64), 10);
+}
+
 } // namespace
