@@ -2,6 +2,7 @@
 # (plugins/<family>/<variant>.hip) is compiled once per enabled platform.
 #   cpu     g++ against core/platforms/cpu (always built)
 #   nvidia  nvcc against core/platforms/nvidia (HIP on CUDA), when nvcc is found
+#   amd     hipcc against ROCm (Debian 12: ROCm 5.2.3), when hipcc is found; no GPU needed to build
 # Each platform gets a platform library (core/platforms/platform.cpp compiled against its HIP),
 # and its plugins land in build/plugins/<platform>/. The build folder is self-contained (the
 # non-system shared libraries it needs are copied into build/lib), so it can be carried to a
@@ -48,6 +49,40 @@ if(NOT WAVEBENCH_ENABLE_NVIDIA STREQUAL "OFF")
     message(FATAL_ERROR "WAVEBENCH_ENABLE_NVIDIA is ON but no nvcc was found: put it on PATH or set CUDACXX")
   endif()
 endif()
+
+# ---- amd: ROCm's HIP through hipcc ----------------------------------------------------------------
+set(WAVEBENCH_ENABLE_AMD AUTO CACHE STRING "Build the amd platform: ON, OFF, or AUTO (when hipcc is found)")
+set_property(CACHE WAVEBENCH_ENABLE_AMD PROPERTY STRINGS AUTO ON OFF)
+set(WAVEBENCH_AMD_TARGETS "gfx908;gfx90a;gfx940;gfx1030" CACHE STRING
+    "AMD targets of the amd platform (Debian 12's ROCm has no gfx1100 device library; a newer ROCm can add it)")
+if(NOT WAVEBENCH_ENABLE_AMD STREQUAL "OFF")
+  find_program(WAVEBENCH_HIPCC hipcc)
+  if(WAVEBENCH_HIPCC)
+    list(APPEND WAVEBENCH_PLATFORMS amd)
+  elseif(WAVEBENCH_ENABLE_AMD STREQUAL "ON")
+    message(FATAL_ERROR "WAVEBENCH_ENABLE_AMD is ON but no hipcc was found (Debian: apt-get install hipcc)")
+  endif()
+endif()
+
+# Builds one shared module with hipcc for every AMD target. CMake 3.25's HIP language expects a
+# ROCm tree laid out as AMD ships it, which Debian's is not; hipcc is driven directly.
+function(wavebench_hipcc_module target output source)
+  set(archs)
+  foreach(t IN LISTS WAVEBENCH_AMD_TARGETS)
+    list(APPEND archs --offload-arch=${t})
+  endforeach()
+  get_filename_component(dir ${output} DIRECTORY)
+  set(dep ${CMAKE_CURRENT_BINARY_DIR}/${target}.d)
+  add_custom_command(OUTPUT ${output}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
+    COMMAND ${WAVEBENCH_HIPCC} ${archs} -std=c++20 -O3 -fPIC -shared -fvisibility=hidden -Wall -x hip
+            -I${PROJECT_SOURCE_DIR}/core/include ${source} -o ${output} -MD -MF ${dep}
+    DEPENDS ${source}
+    DEPFILE ${dep}
+    COMMENT "hipcc ${target} (${WAVEBENCH_AMD_TARGETS})"
+    COMMAND_EXPAND_LISTS VERBATIM)
+  add_custom_target(${target} ALL DEPENDS ${output})
+endfunction()
 
 # ---- cpu: the project's HIP-compatible CPU runtime ----------------------------------------------
 add_library(wavebench_hip_cpu SHARED ${PROJECT_SOURCE_DIR}/core/platforms/cpu/runtime.cpp)
@@ -103,6 +138,11 @@ endfunction()
 
 # The platform libraries: build/lib/libwavebench_platform_<platform>.so
 foreach(platform IN LISTS WAVEBENCH_PLATFORMS)
+  if(platform STREQUAL "amd")
+    wavebench_hipcc_module(wavebench_platform_amd ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/libwavebench_platform_amd.so
+                           ${PROJECT_SOURCE_DIR}/core/platforms/platform.cpp)
+    continue()
+  endif()
   wavebench_hip_sources(srcs ${platform} ${PROJECT_SOURCE_DIR}/core/platforms/platform.cpp)
   add_library(wavebench_platform_${platform} MODULE ${srcs})
   wavebench_use_platform(wavebench_platform_${platform} ${platform})
@@ -132,6 +172,11 @@ function(wavebench_add_plugin source)
   string(MAKE_C_IDENTIFIER "${where}" where)
   foreach(platform IN LISTS arg_PLATFORMS)
     set(target wbplugin_${where}_${platform}_${family}_${variant})
+    if(platform STREQUAL "amd")
+      wavebench_hipcc_module(${target} ${arg_OUTPUT_DIR}/amd/${family}_${variant}.so ${abs})
+      add_dependencies(wavebench_plugins ${target})
+      continue()
+    endif()
     wavebench_hip_sources(srcs ${platform} ${abs})
     add_library(${target} MODULE ${srcs})
     wavebench_use_platform(${target} ${platform})

@@ -24,7 +24,7 @@ using namespace wb;
 namespace fs = std::filesystem;
 
 /// Exit statuses (also in --help).
-enum exit_status { exit_ok = 0, exit_failures = 1, exit_bad_input = 2, exit_no_platform = 3 };
+enum exit_status { exit_ok = 0, exit_failures = 1, exit_bad_input = 2, exit_no_platform = 3, exit_no_device = 4 };
 
 struct platform_options {
     std::string name = "auto";
@@ -300,8 +300,9 @@ int cmd_probe(const platform_options& po, const std::string& out, int mib)
 int main(int argc, char** argv)
 {
     CLI::App app{"wavebench: GPU kernel variants as plugins, verified against a CPU reference and measured.\n"
-                 "Exit status: 0 all verified (or skipped), 1 a configuration failed verification or errored,\n"
-                 "2 bad input (arguments, suite, filter), 3 the platform or its device is unavailable."};
+                 "Exit status: 0 all verified (or skipped), 1 a configuration failed verification or errored\n"
+                 "(inspect: a resource regression), 2 bad input (arguments, suite, filter), 3 the platform is\n"
+                 "unknown or not built here, 4 the platform is built but finds no device (an AMD or NVIDIA GPU)."};
     app.set_version_flag("--version", std::string("wavebench ") + tool_version);
     app.require_subcommand(1);
 
@@ -352,6 +353,9 @@ int main(int argc, char** argv)
     } catch (const suite_error& e) {
         std::cerr << "error: " << e.what() << "\n";
         return exit_bad_input;
+    } catch (const no_device& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return exit_no_device;
     } catch (const platform_unavailable& e) {
         std::cerr << "error: " << e.what() << "\n";
         return exit_no_platform;

@@ -56,7 +56,17 @@ void platform::check(wb_err e, const std::string& what)
 
 void platform::init(int device, int warp_size)
 {
-    if (wb_err e = api_->init(device, warp_size)) throw platform_unavailable(e);
+    if (wb_err e = api_->init(device, warp_size)) {
+        const std::string why = e, detail = why.substr(why.find('(') + 1);
+        if (why.rfind("no " + name_ + " device found", 0) == 0) {
+            if (name_ == "amd")
+                throw no_device("no AMD GPU found (" + detail +
+                                "; `wavebench inspect --platform amd` reports the kernels' AMD resources without one");
+            throw no_device("no NVIDIA GPU found (" + detail);
+        }
+        if (why.rfind("device ", 0) == 0) throw no_device(why); // an index beyond the devices there are
+        throw platform_unavailable(why);
+    }
     check(api_->device_info(&device_), "reading the device's properties");
 }
 

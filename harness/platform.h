@@ -16,9 +16,14 @@
 
 namespace wb {
 
-/// The platform could not be started (library missing, no device): the run cannot go on.
+/// The platform could not be started (unknown, not built, cannot be loaded): the run cannot go on.
 struct platform_unavailable : std::runtime_error {
     using std::runtime_error::runtime_error;
+};
+
+/// The platform is built and loads, but finds no device to run on.
+struct no_device : platform_unavailable {
+    using platform_unavailable::platform_unavailable;
 };
 
 class platform {
@@ -34,7 +39,7 @@ public:
     platform& operator=(const platform&) = delete;
 
     const std::string& name() const { return name_; }
-    /// Selects the device (and on cpu the warp size). Throws platform_unavailable.
+    /// Selects the device (and on cpu the warp size). Throws no_device when there is none.
     void init(int device, int warp_size);
     const wb_device_info& device() const { return device_; }
     const wb_platform& api() const { return *api_; }

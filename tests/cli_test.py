@@ -145,10 +145,23 @@ class Cli(unittest.TestCase):
             self.assertEqual([r["status"] for r in doc["results"]], ["error", "verified"])
             self.assertIn("caf\ufffd: a message that is not UTF-8", doc["results"][0]["error"])
 
+    def test_a_platform_without_its_device_is_exit_status_4(self):
+        for platform, words in [("amd", "no AMD GPU found"), ("nvidia", "no NVIDIA GPU found")]:
+            if not os.path.exists(os.path.join(BUILD, "lib", f"libwavebench_platform_{platform}.so")):
+                continue  # not built here
+            p = wb("run", "suites/quick.toml", "--platform", platform)
+            if p.returncode == 0:
+                continue  # this machine has the GPU
+            self.assertEqual(p.returncode, 4, p.stderr)
+            self.assertIn(words, p.stderr)
+            self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+            if platform == "amd":
+                self.assertIn("wavebench inspect --platform amd", p.stderr)
+
     def test_help_names_the_commands_and_exit_statuses(self):
         p = wb("--help")
         self.assertEqual(p.returncode, 0)
-        for word in ["list", "run", "probe", "Exit status", "3 the platform"]:
+        for word in ["list", "run", "probe", "inspect", "Exit status", "3 the platform", "4 the platform"]:
             self.assertIn(word, p.stdout)
         p = wb("run", "--help")
         for word in ["--filter", "--out", "--repetitions", "--warp-size", "--plugins"]:

@@ -37,8 +37,8 @@ BOOST_AUTO_TEST_CASE(the_platform_library_loads_and_says_when_there_is_no_gpu)
         BOOST_TEST_MESSAGE("a GPU is present: " << p->device().name);
         BOOST_CHECK_EQUAL(p->device().warp_size, 32);
         BOOST_CHECK_THROW(p->init(0, 64), wb::platform_unavailable); // fixed at 32 on NVIDIA
-    } catch (const wb::platform_unavailable& e) {
-        BOOST_CHECK_NE(std::string(e.what()).find("no nvidia device found"), std::string::npos);
+    } catch (const wb::no_device& e) {
+        BOOST_CHECK_NE(std::string(e.what()).find("no NVIDIA GPU found"), std::string::npos);
     }
 }
 

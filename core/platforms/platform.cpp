@@ -109,7 +109,11 @@ wb_err device_info(wb_device_info* out)
         out->multiprocessors = p.multiProcessorCount;
         out->max_threads_per_block = p.maxThreadsPerBlock;
         out->max_threads_per_multiprocessor = p.maxThreadsPerMultiProcessor;
+#if defined(__HIP_PLATFORM_AMD__)
+        out->regs_per_multiprocessor = p.regsPerBlock; // ROCm 5.2 has no per-multiprocessor figure
+#else
         out->regs_per_multiprocessor = p.regsPerMultiprocessor;
+#endif
         out->shared_per_block = int64_t(p.sharedMemPerBlock);
         out->shared_per_multiprocessor = int64_t(p.maxSharedMemoryPerMultiProcessor);
         out->total_memory = int64_t(p.totalGlobalMem);

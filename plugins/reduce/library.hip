@@ -5,6 +5,7 @@
 #if defined(__HIP_PLATFORM_NVIDIA__)
 #include <cub/device/device_reduce.cuh>
 #elif defined(__HIP_PLATFORM_AMD__)
+#include <iostream> // rocPRIM 5.2's device_reduce.hpp uses std::cout without including it
 #include <rocprim/device/device_reduce.hpp>
 #endif
 
