@@ -1,5 +1,6 @@
 // wavebench: runs GPU kernel variants (plugins) from TOML suites, verifies every result against
 // a CPU reference and reports time, throughput against the machine's ceiling, and resources.
+#include "harness/inspect.h"
 #include "harness/platform.h"
 #include "harness/plugins.h"
 #include "harness/probe.h"
@@ -337,6 +338,23 @@ int main(int argc, char** argv)
     probe->add_option("--mib", probe_mib, "memory to stream over, in MiB (default 256 on cpu, 1024 on GPUs)")
         ->check(CLI::Range(16, 65536));
 
+    inspect_options io;
+    auto* inspect = app.add_subcommand(
+        "inspect", "AMD static figures of hipcc-built .so files, no GPU needed: registers, LDS, scratch, spills, "
+                   "occupancy per target");
+    inspect->add_option("files", io.files, "plugin or any HIP .so files (default: every plugin of the amd platform)");
+    inspect->add_option("--platform", po.name, "amd: every plugin of the amd platform (the default without files)");
+    inspect->add_option("--plugins", io.plugin_dirs, "another plugin directory (repeatable)");
+    inspect->add_option("--target", io.targets, "only these targets, e.g. gfx90a (repeatable)");
+    inspect->add_flag("--json", io.json, "print JSON");
+    inspect->add_option("--block-size", io.block_size,
+                        "block size for kernels no plugin declares (default: their max flat workgroup size)")
+        ->check(CLI::Range(1, 1024));
+    inspect->add_option("--compare", io.compare,
+                        "compare with a resource baseline; exit status 1 on a regression (more registers, LDS, "
+                        "scratch or spills, fewer waves)");
+    inspect->add_option("--write-baseline", io.write_baseline, "write the figures as a baseline (make amd-baseline)");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -350,6 +368,11 @@ int main(int argc, char** argv)
         if (*list) return cmd_list(po, json);
         if (*run) return cmd_run(po, ro, command);
         if (*probe) return cmd_probe(po, probe_out, probe_mib);
+        if (*inspect) {
+            if (po.name != "auto" && po.name != "amd")
+                throw std::invalid_argument("inspect reads AMD code objects: --platform amd, or name .so files");
+            return inspect_command(io, std::cout, std::cerr);
+        }
     } catch (const suite_error& e) {
         std::cerr << "error: " << e.what() << "\n";
         return exit_bad_input;

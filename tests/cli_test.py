@@ -158,6 +158,33 @@ class Cli(unittest.TestCase):
             if platform == "amd":
                 self.assertIn("wavebench inspect --platform amd", p.stderr)
 
+    def test_inspect_reads_a_foreign_hip_library_and_catches_a_regression(self):
+        foreign = os.path.join(BUILD, "tests", "plugins", "foreign", "saxpy_kernels.so")
+        if not os.path.exists(foreign) or not os.path.exists(os.path.join(BUILD, "lib", "libwavebench_amd_inspect.so")):
+            self.skipTest("the amd platform or its inspection is not built here")
+        p = wb("inspect", foreign, "--target", "gfx90a")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("(not a wavebench plugin)", p.stdout)
+        self.assertRegex(p.stdout, r"gfx90a +transpose_tile +128\*")  # its __launch_bounds__
+        doc = json.loads(wb("inspect", foreign, "--json").stdout)
+        self.assertEqual({k["kernel"] for k in doc["files"][0]["kernels"]}, {"saxpy", "transpose_tile"})
+        self.assertIsNone(doc["files"][0]["plugin"])
+        # a baseline that claims fewer VGPRs than the build has: a regression, exit status 1
+        with tempfile.TemporaryDirectory() as d:
+            base = os.path.join(d, "base.json")
+            p = wb("inspect", foreign, "--write-baseline", base)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            b = load(base)
+            b["kernels"][0]["vgprs"] -= 1
+            write(base, json.dumps(b))
+            p = wb("inspect", foreign, "--compare", base)
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertIn("resource regressions against", p.stderr)
+            self.assertIn("make amd-baseline", p.stderr)
+        p = wb("inspect", foreign, "--target", "gfx9999")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("no code object for it", p.stderr)
+
     def test_help_names_the_commands_and_exit_statuses(self):
         p = wb("--help")
         self.assertEqual(p.returncode, 0)

@@ -19,17 +19,6 @@ __device__ inline void lds_tree(int* scratch, unsigned lid)
     __syncthreads();
 }
 
-/// The seed's work-group tree: one element per work-item, one partial per work-group in
-/// `partials` (dynamic LDS of blockDim.x ints). The first stage of tree and tree_two_stage.
-__global__ void reduce_tree_groups(const int* in, int* partials, size_t n)
-{
-    HIP_DYNAMIC_SHARED(int, scratch);
-    const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    scratch[threadIdx.x] = i < n ? in[i] : 0;
-    lds_tree(scratch, threadIdx.x);
-    if (threadIdx.x == 0) partials[blockIdx.x] = scratch[0];
-}
-
 /// Sums one int per work-item over the work-group with shuffles, valid in work-item 0. Within
 /// each wavefront the shuffles stay among the lanes that exist (a work-group may be smaller than
 /// a wavefront); the wavefronts' sums meet in LDS and the first wavefront adds them.

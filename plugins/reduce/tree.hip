@@ -1,8 +1,8 @@
 // reduce/tree: one element per work-item, a tree in LDS per work-group, one partial per
 // work-group summed on the host (seed 001, work-group tree reduction).
-#include "reduce_common.h"
+#include "tree_groups.h"
 
-// The kernel is reduce::reduce_tree_groups (reduce_common.h), shared with tree_two_stage.
+// The kernel is reduce::reduce_tree_groups (tree_groups.h), shared with tree_two_stage.
 
 static void prepare(wb_args* a)
 {

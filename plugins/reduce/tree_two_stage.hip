@@ -1,8 +1,8 @@
 // reduce/tree_two_stage: the work-group tree of `tree`, then a second kernel (one work-group)
 // reduces the partials on the device (seed 001, two-stage tree reduction).
-#include "reduce_common.h"
+#include "tree_groups.h"
 
-// Stage 1 is reduce::reduce_tree_groups (reduce_common.h), the kernel of `tree`.
+// Stage 1 is reduce::reduce_tree_groups (tree_groups.h), the kernel of `tree`.
 
 // Stage 2, one work-group: each work-item first sums a strided share of the partials.
 __global__ void reduce_tree_stage2(const int* partials, int* sum, size_t count)

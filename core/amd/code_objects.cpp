@@ -1,0 +1,228 @@
+// libwavebench_amd_inspect.so: the AMDGPU code objects a file holds, and their kernels' metadata.
+//
+// A hipcc-built shared object keeps its device code in the .hip_fatbin section as clang offload
+// bundles (one code object per target); libelf finds the section, the bundle's index (a magic,
+// the entry count, then offset, size and target of each entry) says where each code object is,
+// and libamd_comgr reads each code object's AMDGPU metadata note. The harness loads this module
+// only when asked for AMD figures: libamd_comgr brings LLVM with it.
+#include "core/amd/inspect_abi.h"
+
+#include <amd_comgr.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <nlohmann/json.hpp>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using json = nlohmann::json;
+
+constexpr char bundle_magic[] = "__CLANG_OFFLOAD_BUNDLE__";
+constexpr size_t magic_size = sizeof bundle_magic - 1;
+constexpr unsigned char elf_magic[] = {0x7f, 'E', 'L', 'F'};
+constexpr uint16_t em_amdgpu = 224;
+
+struct span {
+    const char* data;
+    size_t size;
+};
+
+std::vector<char> read_file(const char* path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error(std::string("cannot read ") + path);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+uint64_t u64(const char* p)
+{
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+}
+
+class comgr_data {
+public:
+    explicit comgr_data(span s)
+    {
+        check(amd_comgr_create_data(AMD_COMGR_DATA_KIND_EXECUTABLE, &d_), "create data");
+        check(amd_comgr_set_data(d_, s.size, s.data), "set data");
+    }
+    ~comgr_data() { amd_comgr_release_data(d_); }
+    comgr_data(const comgr_data&) = delete;
+    comgr_data& operator=(const comgr_data&) = delete;
+    amd_comgr_data_t get() const { return d_; }
+
+    static void check(amd_comgr_status_t st, const char* what)
+    {
+        if (st == AMD_COMGR_STATUS_SUCCESS) return;
+        const char* text = "?";
+        amd_comgr_status_string(st, &text);
+        throw std::runtime_error(std::string("comgr ") + what + ": " + text);
+    }
+
+private:
+    amd_comgr_data_t d_{};
+};
+
+/// A metadata node, destroyed at scope exit.
+struct node {
+    amd_comgr_metadata_node_t n{};
+    bool owned = false;
+    node() = default;
+    node(const node&) = delete;
+    ~node()
+    {
+        if (owned) amd_comgr_destroy_metadata(n);
+    }
+};
+
+std::string text(amd_comgr_metadata_node_t n)
+{
+    size_t size = 0;
+    comgr_data::check(amd_comgr_get_metadata_string(n, &size, nullptr), "metadata string size");
+    std::string s(size, '\0');
+    comgr_data::check(amd_comgr_get_metadata_string(n, &size, s.data()), "metadata string");
+    s.resize(std::strlen(s.c_str()));
+    return s;
+}
+
+/// The value of `key` in a metadata map: a number where it reads as one, null when absent.
+json field(amd_comgr_metadata_node_t map, const char* key)
+{
+    node v;
+    if (amd_comgr_metadata_lookup(map, key, &v.n) != AMD_COMGR_STATUS_SUCCESS) return nullptr;
+    v.owned = true;
+    amd_comgr_metadata_kind_t kind;
+    comgr_data::check(amd_comgr_get_metadata_kind(v.n, &kind), "metadata kind");
+    if (kind != AMD_COMGR_METADATA_KIND_STRING) return nullptr;
+    const std::string s = text(v.n);
+    char* end = nullptr;
+    const long long x = std::strtoll(s.c_str(), &end, 10);
+    if (!s.empty() && end && *end == '\0') return x;
+    return s;
+}
+
+/// The kernels of one code object; `target` is its bundle entry's ("gfx90a"), or "" to ask comgr.
+json kernels_of(span code_object, std::string target)
+{
+    comgr_data data(code_object);
+    size_t isa_size = 0; // comgr 2.4 answers an empty name for some code objects: then it is unknown
+    std::string isa;
+    if (amd_comgr_get_data_isa_name(data.get(), &isa_size, nullptr) == AMD_COMGR_STATUS_SUCCESS && isa_size > 1) {
+        isa.resize(isa_size);
+        comgr_data::check(amd_comgr_get_data_isa_name(data.get(), &isa_size, isa.data()), "ISA name");
+        isa.resize(std::strlen(isa.c_str()));
+    }
+    if (target.empty()) target = isa.empty() ? "unknown" : isa.substr(isa.rfind("--") + 2);
+
+    node root;
+    comgr_data::check(amd_comgr_get_data_metadata(data.get(), &root.n), "metadata");
+    root.owned = true;
+    node list;
+    json kernels = json::array();
+    if (amd_comgr_metadata_lookup(root.n, "amdhsa.kernels", &list.n) == AMD_COMGR_STATUS_SUCCESS) {
+        list.owned = true;
+        size_t count = 0;
+        comgr_data::check(amd_comgr_get_metadata_list_size(list.n, &count), "kernel count");
+        for (size_t i = 0; i < count; ++i) {
+            node k;
+            comgr_data::check(amd_comgr_index_list_metadata(list.n, i, &k.n), "kernel");
+            k.owned = true;
+            json j;
+            for (const char* key : {".name", ".symbol", ".vgpr_count", ".agpr_count", ".sgpr_count",
+                                    ".group_segment_fixed_size", ".private_segment_fixed_size", ".vgpr_spill_count",
+                                    ".sgpr_spill_count", ".wavefront_size", ".max_flat_workgroup_size",
+                                    ".kernarg_segment_size", ".uses_dynamic_stack"})
+                j[key + 1] = field(k.n, key);
+            kernels.push_back(j);
+        }
+    }
+    return {{"isa", isa.empty() ? json(nullptr) : json(isa)}, {"target", target}, {"kernels", kernels}};
+}
+
+/// The code objects of the clang offload bundles laid one after another in `s`.
+json bundles(span s)
+{
+    json out = json::array();
+    size_t at = 0;
+    while (at + magic_size + 8 <= s.size) {
+        if (std::memcmp(s.data + at, bundle_magic, magic_size) != 0) {
+            ++at; // the linker pads between bundles
+            continue;
+        }
+        const size_t base = at;
+        const uint64_t entries = u64(s.data + at + magic_size);
+        size_t p = at + magic_size + 8, end = p;
+        for (uint64_t e = 0; e < entries; ++e) {
+            if (p + 24 > s.size) throw std::runtime_error("offload bundle index runs past its section");
+            const uint64_t offset = u64(s.data + p), size = u64(s.data + p + 8), id_size = u64(s.data + p + 16);
+            if (p + 24 + id_size > s.size || base + offset + size > s.size)
+                throw std::runtime_error("offload bundle entry runs past its section");
+            const std::string id(s.data + p + 24, id_size);
+            p += 24 + id_size;
+            end = std::max<size_t>(end, base + offset + size);
+            if (size == 0 || id.find("amdgcn") == std::string::npos) continue; // the host entry
+            const size_t cut = id.rfind("--"); // "hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-"
+            json co = kernels_of({s.data + base + offset, size}, cut == std::string::npos ? "" : id.substr(cut + 2));
+            co["bundle_entry"] = id;
+            out.push_back(co);
+        }
+        at = std::max(end, p);
+    }
+    return out;
+}
+
+json inspect(const char* path)
+{
+    const std::vector<char> file = read_file(path);
+    const span all{file.data(), file.size()};
+    if (file.size() >= magic_size && std::memcmp(file.data(), bundle_magic, magic_size) == 0) return bundles(all);
+    if (file.size() < 20 || std::memcmp(file.data(), elf_magic, 4) != 0)
+        throw std::runtime_error(std::string(path) + " is neither an ELF file nor an offload bundle");
+    uint16_t machine;
+    std::memcpy(&machine, file.data() + 18, 2);
+    if (machine == em_amdgpu) { // a bare code object
+        json co = kernels_of(all, "");
+        co["bundle_entry"] = nullptr;
+        return json::array({co});
+    }
+
+    elf_version(EV_CURRENT);
+    Elf* elf = elf_memory(const_cast<char*>(file.data()), file.size());
+    if (!elf) throw std::runtime_error(std::string("libelf cannot read ") + path + ": " + elf_errmsg(-1));
+    size_t strings = 0;
+    elf_getshdrstrndx(elf, &strings);
+    json out = json::array();
+    for (Elf_Scn* scn = nullptr; (scn = elf_nextscn(elf, scn));) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh)) continue;
+        const char* name = elf_strptr(elf, strings, sh.sh_name);
+        if (!name || std::strcmp(name, ".hip_fatbin") != 0 || sh.sh_type == SHT_NOBITS) continue;
+        if (sh.sh_offset + sh.sh_size > file.size()) break;
+        for (auto& co : bundles({file.data() + sh.sh_offset, sh.sh_size})) out.push_back(std::move(co));
+    }
+    elf_end(elf);
+    return out;
+}
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) char* wavebench_amd_inspect(const char* path, char** error)
+{
+    try {
+        const std::string s = json{{"file", path}, {"code_objects", inspect(path)}}.dump();
+        return strdup(s.c_str());
+    } catch (const std::exception& e) {
+        if (error) *error = strdup(e.what());
+        return nullptr;
+    }
+}
+
+extern "C" __attribute__((visibility("default"))) void wavebench_amd_free(char* p) { std::free(p); }

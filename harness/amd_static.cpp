@@ -1,0 +1,249 @@
+#include "harness/amd_static.h"
+
+#include "core/amd/inspect_abi.h"
+#include "harness/platform.h"
+
+#include <cxxabi.h>
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <tuple>
+
+namespace wb {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+/// libwavebench_amd_inspect.so, loaded on first use.
+struct reader {
+    boost::dll::shared_library lib;
+    char* (*inspect)(const char*, char**) = nullptr;
+    void (*release)(char*) = nullptr;
+};
+
+const reader& the_reader()
+{
+    static const reader r = [] {
+        const fs::path path = platform::build_dir() / "lib" / "libwavebench_amd_inspect.so";
+        if (!fs::exists(path))
+            throw std::runtime_error("AMD inspection is not built here: it needs libamd-comgr-dev and libelf-dev (" +
+                                     path.string() + " is missing)");
+        boost::dll::fs::error_code ec;
+        reader x;
+        x.lib = boost::dll::shared_library(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local, ec);
+        if (ec) {
+            const char* why = dlerror();
+            throw std::runtime_error("cannot load " + path.string() + ": " + (why ? why : ec.message()));
+        }
+        x.inspect = &x.lib.get<char*(const char*, char**)>(WB_AMD_INSPECT_ENTRY);
+        x.release = &x.lib.get<void(char*)>(WB_AMD_FREE_ENTRY);
+        return x;
+    }();
+    return r;
+}
+
+int number(const json& j, const char* key, int fallback = 0)
+{
+    const auto it = j.find(key);
+    return it != j.end() && it->is_number_integer() ? it->get<int>() : fallback;
+}
+
+} // namespace
+
+std::vector<amd_kernel_figures> read_amd_kernels(const fs::path& file)
+{
+    const reader& r = the_reader();
+    char* error = nullptr;
+    std::unique_ptr<char, void (*)(char*)> text(r.inspect(file.c_str(), &error), r.release);
+    if (!text) {
+        const std::string why = error ? error : "unknown error";
+        r.release(error);
+        throw std::runtime_error(why);
+    }
+    std::vector<amd_kernel_figures> out;
+    const json doc = json::parse(text.get()); // a named document: a range-for over a temporary's member dangles
+    for (const auto& co : doc.at("code_objects"))
+        for (const auto& k : co.at("kernels")) {
+            amd_kernel_figures f;
+            f.target = co.at("target").get<std::string>();
+            f.symbol = k.value("name", std::string());
+            f.name = kernel_base_name(f.symbol);
+            f.vgprs = number(k, "vgpr_count");
+            f.agprs = number(k, "agpr_count");
+            f.sgprs = number(k, "sgpr_count");
+            f.vgpr_spills = number(k, "vgpr_spill_count");
+            f.sgpr_spills = number(k, "sgpr_spill_count");
+            f.wave_size = number(k, "wavefront_size", 64);
+            f.max_workgroup = number(k, "max_flat_workgroup_size", 1024);
+            f.lds_bytes = number(k, "group_segment_fixed_size");
+            f.scratch_bytes = number(k, "private_segment_fixed_size");
+            out.push_back(std::move(f));
+        }
+    std::sort(out.begin(), out.end(), [](const amd_kernel_figures& a, const amd_kernel_figures& b) {
+        return std::tie(a.target, a.name, a.symbol) < std::tie(b.target, b.name, b.symbol);
+    });
+    return out;
+}
+
+std::string kernel_base_name(const std::string& symbol)
+{
+    int status = 0;
+    std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status), std::free);
+    if (status != 0 || !d) return symbol;
+    const std::string s = d.get();
+    // The name ends at the parameter list and starts after the last "::" or space (a return
+    // type), both outside template arguments.
+    size_t end = s.size(), start = 0;
+    int depth = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        if (c == '<') ++depth;
+        else if (c == '>') --depth;
+        else if (depth == 0 && c == '(') {
+            end = i;
+            break;
+        } else if (depth == 0 && c == ' ') start = i + 1;
+        else if (depth == 0 && c == ':' && i + 1 < s.size() && s[i + 1] == ':') start = ++i + 1;
+    }
+    return s.substr(start, end - start);
+}
+
+amd_kernel_report judge(const amd_kernel_figures& k, int block_size, int64_t dynamic_lds, std::string from)
+{
+    amd_kernel_report r{k, block_size, std::move(from), dynamic_lds, std::nullopt};
+    if (const amd_target* t = find_amd_target(k.target))
+        r.occupancy = amd_occupancy(*t, {k.vgprs, k.agprs, k.sgprs, k.lds_bytes + dynamic_lds, block_size, k.wave_size});
+    return r;
+}
+
+std::optional<declared_launch> launch_of(const wb_plugin& d, const std::string& kernel, const param_map& tunables)
+{
+    for (uint32_t i = 0; i < d.n_kernels; ++i) {
+        const wb_kernel& k = d.kernels[i];
+        if (!k.name || kernel != k.name) continue;
+        if (!k.block_size_param) return declared_launch{k.fixed_block_size, int64_t(k.lds_bytes_per_thread) * k.fixed_block_size,
+                                                        "fixed " + std::to_string(k.fixed_block_size)};
+        int64_t block = 0;
+        std::string from;
+        if (auto it = tunables.find(k.block_size_param); it != tunables.end()) {
+            block = std::get<int64_t>(it->second);
+            from = std::string(k.block_size_param) + "=" + std::to_string(block);
+        } else {
+            for (uint32_t t = 0; t < d.n_tunables; ++t)
+                if (std::string(d.tunables[t].name) == k.block_size_param) block = d.tunables[t].default_value;
+            from = std::string(k.block_size_param) + "=" + std::to_string(block) + " (default)";
+        }
+        return declared_launch{int(block), int64_t(k.lds_bytes_per_thread) * block, from};
+    }
+    return std::nullopt;
+}
+
+json to_json(const amd_kernel_report& r)
+{
+    const amd_kernel_figures& k = r.k;
+    json occ = nullptr;
+    if (r.occupancy)
+        occ = {{"waves_per_simd", r.occupancy->waves},
+               {"max", r.occupancy->max_waves},
+               {"workgroups_per_cu", r.occupancy->workgroups},
+               {"limiter", r.occupancy->limiter},
+               {"by", {{"vgprs", r.occupancy->by_vgprs},
+                       {"sgprs", r.occupancy->by_sgprs},
+                       {"lds", r.occupancy->by_lds},
+                       {"workgroup_slots", r.occupancy->by_slots}}}};
+    return {{"target", k.target},
+            {"kernel", k.name},
+            {"symbol", k.symbol},
+            {"block_size", r.block_size},
+            {"block_from", r.block_from},
+            {"vgprs", k.vgprs},
+            {"agprs", k.agprs},
+            {"sgprs", k.sgprs},
+            {"lds_bytes", k.lds_bytes + r.dynamic_lds_bytes},
+            {"static_lds_bytes", k.lds_bytes},
+            {"dynamic_lds_bytes", r.dynamic_lds_bytes},
+            {"scratch_bytes", k.scratch_bytes},
+            {"vgpr_spills", k.vgpr_spills},
+            {"sgpr_spills", k.sgpr_spills},
+            {"wavefront_size", k.wave_size},
+            {"max_workgroup_size", k.max_workgroup},
+            {"occupancy", occ}};
+}
+
+std::optional<fs::path> amd_twin(const fs::path& plugin_file)
+{
+    const fs::path dir = plugin_file.parent_path(), name = plugin_file.filename();
+    const std::string platform_dir = dir.filename().string();
+    std::vector<fs::path> candidates;
+    if (platform_dir == "cpu" || platform_dir == "nvidia" || platform_dir == "amd")
+        candidates.push_back(dir.parent_path() / "amd" / name);
+    candidates.push_back(platform::build_dir() / "plugins" / "amd" / name);
+    for (const auto& c : candidates)
+        if (fs::exists(c)) return c;
+    return std::nullopt;
+}
+
+// ---- baseline -------------------------------------------------------------------------------------
+
+namespace {
+const char* const figures[] = {"vgprs", "agprs", "sgprs", "lds_bytes", "scratch_bytes", "vgpr_spills", "sgpr_spills"};
+
+std::string key(const json& k)
+{
+    return k.at("file").get<std::string>() + "|" + k.at("target").get<std::string>() + "|" + k.at("symbol").get<std::string>();
+}
+} // namespace
+
+json baseline_json(const std::map<std::string, std::vector<amd_kernel_report>>& by_file)
+{
+    json kernels = json::array();
+    for (const auto& [file, reports] : by_file)
+        for (const auto& r : reports) {
+            json k{{"file", file},
+                   {"target", r.k.target},
+                   {"kernel", r.k.name},
+                   {"symbol", r.k.symbol},
+                   {"block_size", r.block_size},
+                   {"waves_per_simd", r.occupancy ? json(r.occupancy->waves) : json(nullptr)}};
+            const json full = to_json(r);
+            for (const char* f : figures) k[f] = full.at(f);
+            kernels.push_back(k);
+        }
+    return {{"schema", 1}, {"kernels", kernels}};
+}
+
+std::vector<baseline_change> compare_baseline(const json& baseline, const json& now)
+{
+    std::map<std::string, json> was, is;
+    for (const auto& k : baseline.at("kernels")) was[key(k)] = k;
+    for (const auto& k : now.at("kernels")) is[key(k)] = k;
+    std::vector<baseline_change> out;
+    auto change = [&](const json& k, const std::string& figure, long long a, long long b, bool worse) {
+        out.push_back({k.at("file"), k.at("target"), k.at("kernel"), figure, a, b, worse});
+    };
+    for (const auto& [id, k] : is) {
+        const auto it = was.find(id);
+        if (it == was.end()) {
+            change(k, "not in the baseline", 0, 0, true);
+            continue;
+        }
+        const json& b = it->second;
+        for (const char* f : figures) {
+            const long long x = b.value(f, 0LL), y = k.value(f, 0LL);
+            if (x != y) change(k, f, x, y, y > x); // more registers, LDS, scratch or spills: worse
+        }
+        if (b.at("waves_per_simd").is_number() && k.at("waves_per_simd").is_number()) {
+            const long long x = b.at("waves_per_simd"), y = k.at("waves_per_simd");
+            if (x != y) change(k, "waves_per_simd", x, y, y < x);
+        }
+    }
+    for (const auto& [id, k] : was)
+        if (!is.count(id)) change(k, "no longer built", 0, 0, true);
+    return out;
+}
+
+} // namespace wb

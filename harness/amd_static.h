@@ -1,0 +1,77 @@
+// AMD static figures: what the compiler decided for each kernel of a hipcc-built .so (registers,
+// LDS, scratch, spills), read from its code objects without a GPU, and the occupancy they allow
+// at the block size the kernel is launched with. Backs `wavebench inspect` and `run --amd-static`.
+#pragma once
+
+#include "core/occupancy.h"
+#include "harness/plugins.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+/// One kernel of one target's code object, as its metadata says.
+struct amd_kernel_figures {
+    std::string target; // "gfx90a", "gfx90a:xnack-"
+    std::string symbol; // as in the code object ("_Z13reduce_atomicPKiPim")
+    std::string name;   // the function's own name ("reduce_atomic")
+    int vgprs = 0, agprs = 0, sgprs = 0, vgpr_spills = 0, sgpr_spills = 0;
+    int wave_size = 64, max_workgroup = 1024;
+    int64_t lds_bytes = 0, scratch_bytes = 0;
+};
+
+/// Reads every AMD code object in `file` (a hipcc-built .so, a bundle, a code object) through
+/// libwavebench_amd_inspect.so. Throws std::runtime_error with the reason.
+std::vector<amd_kernel_figures> read_amd_kernels(const std::filesystem::path& file);
+
+/// "_ZN6reduce18reduce_tree_groupsEPKiPim" -> "reduce_tree_groups"; other symbols unchanged.
+std::string kernel_base_name(const std::string& symbol);
+
+/// A kernel's figures with the launch they are judged at.
+struct amd_kernel_report {
+    amd_kernel_figures k;
+    int block_size = 0;
+    std::string block_from;       // "block_size=256 (default)", "max flat workgroup size", ...
+    int64_t dynamic_lds_bytes = 0;
+    std::optional<amd_occupancy_estimate> occupancy; // none for a target the table lacks
+};
+
+/// Judges `k` at a block size and dynamic LDS (occupancy from core/occupancy's table).
+amd_kernel_report judge(const amd_kernel_figures& k, int block_size, int64_t dynamic_lds, std::string from);
+
+/// The launch a plugin declares for a kernel name: block size (tunable default, a tunable value
+/// from `tunables`, or fixed) and dynamic LDS. Null when the plugin does not declare it.
+struct declared_launch {
+    int block_size;
+    int64_t dynamic_lds;
+    std::string from;
+};
+std::optional<declared_launch> launch_of(const wb_plugin& d, const std::string& kernel, const param_map& tunables = {});
+
+nlohmann::json to_json(const amd_kernel_report& r);
+
+/// A plugin file's AMD build: the same file name in the platform folder "amd" beside it (or in
+/// the build's plugins/amd/). Null when there is none.
+std::optional<std::filesystem::path> amd_twin(const std::filesystem::path& plugin_file);
+
+// ---- the resource baseline ------------------------------------------------------------------------
+
+/// The figures a baseline keeps, per file, target and kernel symbol.
+nlohmann::json baseline_json(const std::map<std::string, std::vector<amd_kernel_report>>& by_file);
+
+struct baseline_change {
+    std::string file, target, kernel, figure;
+    long long was, now;
+    bool worse;
+};
+/// Differences from a baseline; kernels new or gone are changes that are worse (they need the
+/// baseline refreshed on purpose).
+std::vector<baseline_change> compare_baseline(const nlohmann::json& baseline, const nlohmann::json& now);
+
+} // namespace wb

@@ -1,0 +1,180 @@
+#include "harness/inspect.h"
+
+#include "harness/amd_static.h"
+#include "harness/platform.h"
+#include "harness/report.h"
+
+#include <cstdio>
+#include <fstream>
+#include <set>
+
+namespace wb {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+struct inspected {
+    fs::path path;
+    std::string plugin; // "reduce/atomic", or "" for a .so that is not a wavebench plugin
+    std::vector<amd_kernel_report> kernels;
+};
+
+/// The plugin descriptor for an AMD .so: its own, or (where libamdhip64 cannot be loaded here)
+/// the one of the same plugin built for cpu, which declares the same kernels and tunables.
+std::optional<plugin> descriptor_of(const fs::path& file)
+{
+    for (const auto& [platform, path] : {std::pair{std::string("amd"), file},
+                                         std::pair{std::string("cpu"), platform::build_dir() / "plugins" / "cpu" /
+                                                                           file.filename()}}) {
+        if (!fs::exists(path)) continue;
+        plugin_registry reg(platform);
+        reg.add_file(path);
+        if (!reg.plugins().empty()) return reg.plugins().front();
+    }
+    return std::nullopt;
+}
+
+std::vector<fs::path> files_to_inspect(const inspect_options& o)
+{
+    std::vector<fs::path> files(o.files.begin(), o.files.end());
+    if (!files.empty()) return files;
+    std::set<fs::path> seen;
+    for (const auto& dir : plugin_directories("amd", o.plugin_dirs)) {
+        std::error_code ec;
+        for (const fs::path& d : {dir, dir / "amd"}) {
+            if (!fs::is_directory(d, ec)) continue;
+            for (const auto& e : fs::directory_iterator(d, ec))
+                if (e.path().extension() == ".so") seen.insert(e.path());
+        }
+    }
+    if (seen.empty())
+        throw std::invalid_argument("no AMD plugins to inspect: the amd platform is not built here (it needs hipcc), "
+                                    "and no --plugins folder holds any; name .so files to inspect them");
+    return {seen.begin(), seen.end()};
+}
+
+std::string cell(long long v) { return std::to_string(v); }
+
+void print_table(std::ostream& os, const inspected& f)
+{
+    os << f.path.string() << (f.plugin.empty() ? "  (not a wavebench plugin)" : "  (" + f.plugin + ")") << "\n";
+    if (f.kernels.empty()) {
+        os << "  no AMD code objects\n\n";
+        return;
+    }
+    char line[256];
+    std::snprintf(line, sizeof line, "  %-9s %-22s %6s %5s %5s %5s %6s %7s %7s %4s %6s %-16s", "target", "kernel", "block",
+                  "VGPR", "AGPR", "SGPR", "LDS", "scratch", "spills", "wave", "maxWG", "waves/SIMD");
+    os << line << "\n";
+    for (const auto& r : f.kernels) {
+        const auto& k = r.k;
+        std::string occ = "? (no table)";
+        if (r.occupancy) occ = cell(r.occupancy->waves) + "/" + cell(r.occupancy->max_waves) + " " + r.occupancy->limiter;
+        const std::string block = cell(r.block_size) + (r.block_from.find("max flat") == 0 ? "*" : "");
+        const std::string name = k.name.size() <= 22 ? k.name : k.name.substr(0, 21) + "~"; // whole in --json
+        std::snprintf(line, sizeof line, "  %-9s %-22s %6s %5d %5d %5d %6lld %7lld %3d/%-3d %4d %6d %s", k.target.c_str(),
+                      name.c_str(), block.c_str(), k.vgprs, k.agprs, k.sgprs, (long long)(k.lds_bytes + r.dynamic_lds_bytes),
+                      (long long)k.scratch_bytes, k.vgpr_spills, k.sgpr_spills, k.wave_size, k.max_workgroup, occ.c_str());
+        os << line << "\n";
+    }
+    os << "\n";
+}
+
+} // namespace
+
+int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& err)
+{
+    std::vector<inspected> all;
+    json errors = json::array();
+    std::set<std::string> targets_seen;
+    for (const fs::path& file : files_to_inspect(o)) {
+        inspected f{file, "", {}};
+        std::vector<amd_kernel_figures> figures;
+        try {
+            figures = read_amd_kernels(file);
+        } catch (const std::exception& e) {
+            err << "error: " << file.string() << ": " << e.what() << "\n";
+            errors.push_back({{"file", file.string()}, {"reason", e.what()}});
+            continue;
+        }
+        const auto desc = descriptor_of(file);
+        if (desc) f.plugin = desc->name();
+        for (const auto& k : figures) {
+            targets_seen.insert(k.target);
+            if (!o.targets.empty() && std::find(o.targets.begin(), o.targets.end(), k.target) == o.targets.end()) continue;
+            const auto launch = desc ? launch_of(*desc->desc, k.name) : std::nullopt;
+            if (launch) f.kernels.push_back(judge(k, launch->block_size, launch->dynamic_lds, launch->from));
+            else if (o.block_size > 0) f.kernels.push_back(judge(k, o.block_size, 0, "--block-size"));
+            else
+                f.kernels.push_back(judge(k, k.max_workgroup, 0, "max flat workgroup size (no plugin declares the launch)"));
+        }
+        all.push_back(std::move(f));
+    }
+    for (const auto& t : o.targets)
+        if (!targets_seen.count(t)) {
+            std::string seen;
+            for (const auto& s : targets_seen) seen += (seen.empty() ? "" : ", ") + s;
+            throw std::invalid_argument("--target " + t + ": no code object for it (the files have: " + seen + ")");
+        }
+
+    std::map<std::string, std::vector<amd_kernel_report>> by_file;
+    for (const auto& f : all) by_file[f.path.filename().string()] = f.kernels;
+
+    if (!o.write_baseline.empty()) {
+        json b = baseline_json(by_file);
+        b["note"] = "generated by `make amd-baseline` (wavebench inspect --platform amd --write-baseline); do not edit";
+        write_json(o.write_baseline, b);
+        err << "baseline written: " << o.write_baseline << " (" << b["kernels"].size() << " kernels)\n";
+    }
+
+    if (o.json) {
+        json files = json::array();
+        for (const auto& f : all) {
+            json kernels = json::array();
+            for (const auto& r : f.kernels) kernels.push_back(to_json(r));
+            files.push_back({{"file", f.path.string()},
+                             {"plugin", f.plugin.empty() ? json(nullptr) : json(f.plugin)},
+                             {"kernels", kernels}});
+        }
+        out << json{{"files", files}, {"errors", errors}}.dump(2) << "\n";
+    } else {
+        for (const auto& f : all) print_table(out, f);
+        out << "block: the plugin's launch (* : the kernel's max flat workgroup size, no plugin declares it); "
+               "LDS: static + dynamic bytes; waves/SIMD from wavebench's table (core/occupancy.cpp)\n";
+    }
+
+    int status = errors.empty() ? 0 : 2;
+    if (!o.compare.empty()) {
+        std::ifstream in(o.compare);
+        if (!in) throw std::invalid_argument("cannot read the baseline " + o.compare);
+        const auto changes = compare_baseline(json::parse(in), baseline_json(by_file));
+        size_t worse = 0;
+        for (const auto& c : changes) worse += c.worse;
+        char line[256];
+        for (const bool w : {true, false}) {
+            if (std::none_of(changes.begin(), changes.end(), [&](const baseline_change& c) { return c.worse == w; }))
+                continue;
+            err << (w ? "\nresource regressions" : "\nimprovements") << " against " << o.compare << ":\n";
+            std::snprintf(line, sizeof line, "  %-26s %-9s %-22s %-20s %8s %8s", "file", "target", "kernel", "figure", "was",
+                          "now");
+            err << line << "\n";
+            for (const auto& c : changes)
+                if (c.worse == w) {
+                    std::snprintf(line, sizeof line, "  %-26s %-9s %-22s %-20s %8lld %8lld", c.file.c_str(), c.target.c_str(),
+                                  c.kernel.c_str(), c.figure.c_str(), c.was, c.now);
+                    err << line << "\n";
+                }
+        }
+        if (worse) {
+            err << "\n" << worse << " regression(s). If they are intended, refresh the baseline on purpose: make amd-baseline\n";
+            status = 1;
+        } else {
+            err << "no regression against " << o.compare << " (" << changes.size() << " improvement(s))\n";
+        }
+    }
+    return status;
+}
+
+} // namespace wb

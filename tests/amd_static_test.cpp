@@ -1,0 +1,117 @@
+// AMD static figures: kernel names, the launch a plugin declares, the occupancy attached, and the
+// baseline comparison behind the resource regression test. Reads real hipcc-built files where
+// the amd platform is built here.
+#define BOOST_TEST_MODULE amd_static
+#include <boost/test/unit_test.hpp>
+
+#include "harness/amd_static.h"
+#include "harness/platform.h"
+
+#include <set>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+BOOST_AUTO_TEST_CASE(kernel_names_are_the_functions_own)
+{
+    BOOST_CHECK_EQUAL(wb::kernel_base_name("_Z13reduce_atomicPKiPim"), "reduce_atomic");
+    BOOST_CHECK_EQUAL(wb::kernel_base_name("_ZN6reduce18reduce_tree_groupsEPKiPim"), "reduce_tree_groups");
+    BOOST_CHECK_EQUAL(wb::kernel_base_name("_Z6kernelILi4EEvPi"), "kernel<4>"); // template: void kernel<4>(int*)
+    BOOST_CHECK_EQUAL(wb::kernel_base_name("plain_c_kernel"), "plain_c_kernel");
+}
+
+BOOST_AUTO_TEST_CASE(a_plugin_declares_its_kernels_launch)
+{
+    wb::plugin_registry reg("cpu");
+    reg.add_file(wb::platform::build_dir() / "plugins" / "cpu" / "reduce_tree.so");
+    BOOST_REQUIRE_EQUAL(reg.plugins().size(), 1u);
+    const wb_plugin& d = *reg.plugins()[0].desc;
+    auto l = wb::launch_of(d, "reduce_tree_groups");
+    BOOST_REQUIRE(l);
+    BOOST_CHECK_EQUAL(l->block_size, 256);
+    BOOST_CHECK_EQUAL(l->dynamic_lds, 1024); // one int per work-item
+    BOOST_CHECK_EQUAL(l->from, "block_size=256 (default)");
+    l = wb::launch_of(d, "reduce_tree_groups", {{"block_size", int64_t(512)}});
+    BOOST_REQUIRE(l);
+    BOOST_CHECK_EQUAL(l->dynamic_lds, 2048);
+    BOOST_CHECK(!wb::launch_of(d, "not_a_kernel"));
+}
+
+BOOST_AUTO_TEST_CASE(dynamic_lds_counts_against_occupancy)
+{
+    wb::amd_kernel_figures k;
+    k.target = "gfx90a";
+    k.vgprs = 8;
+    k.sgprs = 16;
+    const auto without = wb::judge(k, 256, 0, "test");
+    const auto with = wb::judge(k, 256, 32 * 1024, "test");
+    BOOST_REQUIRE(without.occupancy && with.occupancy);
+    BOOST_CHECK_EQUAL(without.occupancy->waves, 8);
+    BOOST_CHECK_EQUAL(with.occupancy->waves, 2);
+    k.target = "gfx9999";
+    BOOST_CHECK(!wb::judge(k, 256, 0, "test").occupancy); // a target the table lacks: no guess
+}
+
+json kernel(const char* symbol, int vgprs, int waves)
+{
+    return {{"file", "x.so"},  {"target", "gfx90a"},   {"kernel", symbol},   {"symbol", symbol},
+            {"vgprs", vgprs},  {"agprs", 0},           {"sgprs", 16},        {"lds_bytes", 0},
+            {"scratch_bytes", 0}, {"vgpr_spills", 0},  {"sgpr_spills", 0},   {"waves_per_simd", waves}};
+}
+
+BOOST_AUTO_TEST_CASE(the_baseline_comparison_flags_what_got_worse)
+{
+    const json base{{"kernels", {kernel("a", 64, 8), kernel("b", 96, 5), kernel("gone", 4, 8)}}};
+    const json now{{"kernels", {kernel("a", 72, 7), kernel("b", 80, 6), kernel("new", 4, 8)}}};
+    const auto changes = wb::compare_baseline(base, now);
+    auto find = [&](const std::string& k, const std::string& figure) -> const wb::baseline_change* {
+        for (const auto& c : changes)
+            if (c.kernel == k && c.figure == figure) return &c;
+        return nullptr;
+    };
+    BOOST_REQUIRE(find("a", "vgprs") && find("a", "waves_per_simd"));
+    BOOST_CHECK(find("a", "vgprs")->worse);
+    BOOST_CHECK(find("a", "waves_per_simd")->worse);
+    BOOST_REQUIRE(find("b", "vgprs") && find("b", "waves_per_simd"));
+    BOOST_CHECK(!find("b", "vgprs")->worse); // fewer registers: an improvement
+    BOOST_CHECK(!find("b", "waves_per_simd")->worse);
+    BOOST_REQUIRE(find("new", "not in the baseline"));
+    BOOST_CHECK(find("new", "not in the baseline")->worse);
+    BOOST_REQUIRE(find("gone", "no longer built"));
+    BOOST_CHECK(wb::compare_baseline(base, base).empty());
+}
+
+fs::path foreign() { return wb::platform::build_dir() / "tests" / "plugins" / "foreign" / "saxpy_kernels.so"; }
+
+boost::test_tools::assertion_result amd_built(boost::unit_test::test_unit_id)
+{
+    boost::test_tools::assertion_result r(fs::exists(foreign()) &&
+                                          fs::exists(wb::platform::build_dir() / "lib" / "libwavebench_amd_inspect.so"));
+    r.message() << "the amd platform or its inspection is not built here (no hipcc or comgr)";
+    return r;
+}
+
+BOOST_AUTO_TEST_CASE(figures_of_a_hip_library_built_outside_the_plugin_system,
+                     *boost::unit_test::precondition(amd_built))
+{
+    const auto kernels = wb::read_amd_kernels(foreign());
+    std::set<std::string> targets, names;
+    for (const auto& k : kernels) {
+        targets.insert(k.target);
+        names.insert(k.name);
+        BOOST_CHECK_GT(k.vgprs, 0);
+        BOOST_CHECK_GT(k.sgprs, 0);
+        if (k.name == "transpose_tile") {
+            BOOST_CHECK_EQUAL(k.lds_bytes, 32 * 33 * 4);
+            BOOST_CHECK_EQUAL(k.max_workgroup, 128); // __launch_bounds__(128)
+        }
+    }
+    BOOST_CHECK_EQUAL(names.size(), 2u);
+    BOOST_CHECK(targets.count("gfx90a") && targets.count("gfx1030"));
+    BOOST_CHECK_THROW(wb::read_amd_kernels(wb::platform::build_dir() / ".." / "README.md"), std::runtime_error);
+    BOOST_CHECK(wb::read_amd_kernels(wb::platform::build_dir() / "bin" / "wavebench").empty()); // no device code
+}
+
+} // namespace
