@@ -189,6 +189,7 @@ struct run_options {
     double min_time_s = -1;
     bool no_ceilings = false;
     bool reprobe = false;
+    bool amd_static = false;
 };
 
 std::string default_out(const std::string& suite, const std::string& platform)
@@ -209,7 +210,8 @@ int cmd_run(const platform_options& po, const run_options& o, const std::string&
     warn_rejections(reg);
 
     const ceilings c = o.no_ceilings ? ceilings{} : get_ceilings(p, o.reprobe);
-    const runner r(p, reg, c);
+    runner r(p, reg, c);
+    r.set_amd_static(o.amd_static);
     const std::vector<config> configs = r.plan(s, o.filter);
 
     run_context ctx;
@@ -257,6 +259,7 @@ int cmd_run(const platform_options& po, const run_options& o, const std::string&
         }
     });
     write_json(out, results_document(ctx, results, true));
+    if (o.amd_static) print_amd_static(std::cout, results);
 
     size_t counts[4] = {};
     for (const auto& res : results) ++counts[int(res.st)];
@@ -329,6 +332,9 @@ int main(int argc, char** argv)
         ->check(CLI::Range(0.0, 3600.0));
     run->add_flag("--no-ceilings", ro.no_ceilings, "do not probe or report the fraction of the machine's ceiling");
     run->add_flag("--reprobe", ro.reprobe, "measure the machine's ceilings again instead of using the cached ones");
+    run->add_flag("--amd-static", ro.amd_static,
+                  "also give each kernel's AMD figures (registers, occupancy per target) at the launch it ran with, "
+                  "from the plugin's amd build: no AMD GPU needed");
 
     std::string probe_out;
     int probe_mib = 0;

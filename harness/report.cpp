@@ -1,7 +1,9 @@
 #include "harness/report.h"
 
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
+#include <map>
 #include <fstream>
 #include <ostream>
 
@@ -44,6 +46,14 @@ nlohmann::json kernel_json(const kernel_report& k)
                      {"scratch_bytes", known(r.local_bytes)},
                      {"occupancy", nullptr},
                      {"limiter", nullptr}};
+    if (k.amd) {
+        nlohmann::json amd = nlohmann::json::array();
+        for (const auto& a : *k.amd) amd.push_back(to_json(a));
+        j["amd_static"] = amd;
+    } else if (!k.amd_missing.empty()) {
+        j["amd_static"] = nullptr;
+        j["amd_static_missing"] = k.amd_missing;
+    }
     if (k.occ) {
         j["occupancy"] = {{"value", k.occ->value},
                           {"max", k.occ->max},
@@ -201,6 +211,46 @@ std::pair<std::string, std::string> resources_text(const result& r)
 }
 
 } // namespace
+
+void print_amd_static(std::ostream& os, const std::vector<result>& results)
+{
+    // One line per plugin, kernel and launch; a column per AMD target: VGPRs and waves per SIMD.
+    std::vector<std::string> targets;
+    std::map<std::string, std::map<std::string, std::string>> rows;
+    std::string missing;
+    for (const auto& r : results)
+        for (const auto& k : r.kernels) {
+            if (!k.amd_missing.empty()) missing = k.amd_missing;
+            if (!k.amd) continue;
+            const std::string row = r.family + "/" + r.variant + " " + k.name + " @" + std::to_string(k.block_size);
+            for (const auto& a : *k.amd) {
+                if (std::find(targets.begin(), targets.end(), a.k.target) == targets.end()) targets.push_back(a.k.target);
+                rows[row][a.k.target] = std::to_string(a.k.vgprs) + "v " +
+                                        (a.occupancy ? std::to_string(a.occupancy->waves) + "/" +
+                                                           std::to_string(a.occupancy->max_waves) + "w"
+                                                     : "?");
+            }
+        }
+    if (rows.empty()) {
+        if (!missing.empty()) os << "\nno AMD static figures: " << missing << "\n";
+        return;
+    }
+    std::sort(targets.begin(), targets.end());
+    size_t w = 6;
+    for (const auto& [row, _] : rows) w = std::max(w, row.size());
+    os << "\nAMD static figures (VGPRs, waves per SIMD over the maximum) at each configuration's launch:\n";
+    os << std::string(w, ' ');
+    for (const auto& t : targets) os << "  " << std::string(std::max<int>(0, 11 - int(t.size())), ' ') << t;
+    os << "\n";
+    for (const auto& [row, cells] : rows) {
+        os << row << std::string(w - row.size(), ' ');
+        for (const auto& t : targets) {
+            const std::string c = cells.count(t) ? cells.at(t) : "-";
+            os << "  " << std::string(std::max<int>(0, 11 - int(c.size())), ' ') << c;
+        }
+        os << "\n";
+    }
+}
 
 void console_table::header()
 {

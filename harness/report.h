@@ -33,6 +33,9 @@ nlohmann::json ceilings_json(const ceilings& c);
 /// "12.3 us", "4.56 ms", "1.20 s"
 std::string format_ms(double ms);
 
+/// With --amd-static: each plugin kernel's AMD figures per target, after the table.
+void print_amd_static(std::ostream& os, const std::vector<result>& results);
+
 /// The console table, printed a row at a time as results arrive.
 class console_table {
 public:

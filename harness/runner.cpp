@@ -372,7 +372,35 @@ std::vector<kernel_report> runner::kernels_of(const config& c) const
                                        r.dynamic_lds_bytes);
         out.push_back(std::move(r));
     }
+    if (amd_static_) attach_amd_static(c, out);
     return out;
+}
+
+void runner::attach_amd_static(const config& c, std::vector<kernel_report>& kernels) const
+{
+    const auto twin = amd_twin(c.plug->path);
+    std::string why;
+    const std::vector<amd_kernel_figures>* figures = nullptr;
+    if (!twin) {
+        why = "no amd build of " + c.plug->path.filename().string() + " (the amd platform needs hipcc)";
+    } else if (auto it = amd_files_.find(twin->string()); it != amd_files_.end()) {
+        figures = &it->second;
+    } else {
+        try {
+            figures = &(amd_files_[twin->string()] = read_amd_kernels(*twin));
+        } catch (const std::exception& e) {
+            why = e.what();
+        }
+    }
+    for (auto& k : kernels) {
+        if (!figures) {
+            k.amd_missing = why;
+            continue;
+        }
+        k.amd.emplace();
+        for (const auto& f : *figures)
+            if (f.name == k.name) k.amd->push_back(judge(f, k.block_size, k.dynamic_lds_bytes, "this configuration"));
+    }
 }
 
 result runner::run_config(const config& c, group_data& g, const run_settings& settings) const

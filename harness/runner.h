@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/stats.h"
+#include "harness/amd_static.h"
 #include "harness/platform.h"
 #include "harness/plugins.h"
 #include "harness/suite.h"
@@ -48,6 +49,8 @@ struct kernel_report {
     int64_t dynamic_lds_bytes = 0;
     wb_kernel_resources resources{};
     std::optional<occupancy> occ;
+    std::optional<std::vector<amd_kernel_report>> amd; // with --amd-static: per AMD target, at this launch
+    std::string amd_missing;                           // why there are none
 };
 
 enum class status { verified, failed, error, skipped };
@@ -98,6 +101,9 @@ public:
 
     const ceilings& machine_ceilings() const { return ceilings_; }
 
+    /// Attach each kernel's AMD static figures (from the plugin's amd build) to the results.
+    void set_amd_static(bool on) { amd_static_ = on; }
+
 private:
     struct group_data;
     void run_group(const std::vector<const config*>& group, const run_settings& settings,
@@ -116,9 +122,13 @@ private:
     /// Returns what changed, or "".
     std::string check_inputs(group_data& g, const family& fam, const param_map& params) const;
 
+    void attach_amd_static(const config& c, std::vector<kernel_report>& kernels) const;
+
     std::shared_ptr<platform> platform_;
     const plugin_registry& plugins_;
     ceilings ceilings_;
+    bool amd_static_ = false;
+    mutable std::map<std::string, std::vector<amd_kernel_figures>> amd_files_; // read once per file
 };
 
 /// "n=1048576 block_size=256": family parameters, then tunables.

@@ -185,6 +185,24 @@ class Cli(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("no code object for it", p.stderr)
 
+    def test_amd_static_figures_beside_a_cpu_run(self):
+        if not os.path.exists(os.path.join(BUILD, "plugins", "amd", "reduce_tree.so")):
+            self.skipTest("the amd platform is not built here")
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "r.json")
+            p = wb("run", "suites/quick.toml", "--platform", "cpu", "--filter", "reduce/tree", "--amd-static",
+                   "--no-ceilings", "--repetitions", "1", "--warmup", "0", "--out", out)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn("AMD static figures", p.stdout)
+            k = load(out)["results"][0]["kernels"][0]
+            targets = {a["target"]: a for a in k["amd_static"]}
+            self.assertEqual(set(targets), {"gfx908", "gfx90a", "gfx940", "gfx1030"})
+            a = targets["gfx90a"]
+            self.assertEqual(a["kernel"], "reduce_tree_groups")
+            self.assertEqual(a["block_size"], 256)
+            self.assertEqual(a["dynamic_lds_bytes"], 1024)  # the launch this configuration ran with
+            self.assertEqual(a["occupancy"]["max"], 8)
+
     def test_help_names_the_commands_and_exit_statuses(self):
         p = wb("--help")
         self.assertEqual(p.returncode, 0)
