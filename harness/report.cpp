@@ -46,12 +46,12 @@ nlohmann::json kernel_json(const kernel_report& k)
                      {"scratch_bytes", known(r.local_bytes)},
                      {"occupancy", nullptr},
                      {"limiter", nullptr}};
+    j["amd_static"] = nullptr;
     if (k.amd) {
         nlohmann::json amd = nlohmann::json::array();
         for (const auto& a : *k.amd) amd.push_back(to_json(a));
         j["amd_static"] = amd;
     } else if (!k.amd_missing.empty()) {
-        j["amd_static"] = nullptr;
         j["amd_static_missing"] = k.amd_missing;
     }
     if (k.occ) {
