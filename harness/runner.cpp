@@ -74,6 +74,19 @@ occupancy describe_occupancy(const std::string& platform, const wb_device_info& 
     o.value = double(r.active_blocks * warps_per_block);
     o.max = double(d.max_threads_per_multiprocessor / d.warp_size);
     o.unit = platform == "nvidia" ? "warps per SM" : "waves per CU";
+    if (platform == "amd") {
+        const amd_target* t = find_amd_target(d.arch);
+        if (!t) return o; // a target the table lacks: waves per CU, as the runtime counts them
+        // The runtime counts work-groups per CU; the table says how many SIMDs share them.
+        o.value = double(r.active_blocks * warps_per_block) / t->simds_per_cu;
+        o.max = t->max_waves;
+        o.unit = "waves per SIMD";
+        const auto e = amd_occupancy(*t, {r.registers, 0, 0, std::max<int64_t>(r.static_shared_bytes, 0) + dynamic_lds,
+                                          block, d.warp_size});
+        o.limiter = e.waves == int(o.value) ? e.limiter
+                                            : "unknown (the model says " + std::to_string(e.waves) + " waves per SIMD)";
+        return o;
+    }
     if (platform == "nvidia" && d.max_blocks_per_multiprocessor > 0) {
         nvidia_sm sm;
         sm.max_threads = d.max_threads_per_multiprocessor;
