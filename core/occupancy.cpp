@@ -89,16 +89,22 @@ amd_occupancy_estimate amd_occupancy(const amd_target& t, const amd_kernel_use& 
     e.by_vgprs = vgprs <= granule ? t.max_waves : std::min(file / int(round_up(vgprs, granule)), t.max_waves);
     e.by_sgprs = t.sgpr_limit ? std::min(sgpr_waves(k.sgprs), t.max_waves) : t.max_waves;
 
-    const int waves_per_group = (k.block_size + k.wave_size - 1) / k.wave_size;
+    // Work-group limits per CU, turned into waves per SIMD as LLVM does: the CU's waves spread
+    // over its SIMDs, rounded up, at least one while a work-group fits at all.
+    const int group_waves = (k.block_size + k.wave_size - 1) / k.wave_size;
     const int cu_waves = t.max_waves * t.simds_per_cu;
-    // Work-groups of several waves each take a barrier; a CU has 16.
-    const int groups_by_slots = waves_per_group == 1 ? cu_waves : std::min(cu_waves / waves_per_group, 16);
-    e.by_slots = std::min(groups_by_slots * waves_per_group / t.simds_per_cu, t.max_waves);
-    e.by_lds = k.lds_bytes > 0 ? std::min(int(t.lds_per_cu / k.lds_bytes) * waves_per_group / t.simds_per_cu,
-                                          t.max_waves)
-                               : t.max_waves;
+    auto per_simd = [&](int64_t groups) {
+        return int(std::min<int64_t>((groups * group_waves + t.simds_per_cu - 1) / t.simds_per_cu, t.max_waves));
+    };
+    // Work-groups of several waves each take one of the CU's 16 barriers.
+    const int64_t groups_by_slots = group_waves == 1 ? cu_waves : std::min(cu_waves / group_waves, 16);
+    // LDS is allocated in 512-byte granules; a kernel without LDS has no such limit.
+    const int64_t groups_by_lds = k.lds_bytes > 0 ? t.lds_per_cu / round_up(k.lds_bytes, 512) : INT32_MAX;
+    e.by_slots = per_simd(groups_by_slots);
+    e.by_lds = k.lds_bytes > 0 ? per_simd(groups_by_lds) : t.max_waves;
     e.waves = std::min({e.by_vgprs, e.by_sgprs, e.by_lds, e.by_slots});
-    e.workgroups = e.waves * t.simds_per_cu / waves_per_group;
+    const int64_t groups_by_registers = int64_t(std::min(e.by_vgprs, e.by_sgprs)) * t.simds_per_cu / group_waves;
+    e.workgroups = int(std::min({groups_by_slots, groups_by_lds, groups_by_registers}));
     e.limiter = e.waves == t.max_waves   ? "waves"
                 : e.waves == e.by_vgprs  ? "VGPRs"
                 : e.waves == e.by_sgprs  ? "SGPRs"

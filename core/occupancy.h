@@ -76,7 +76,8 @@ struct amd_occupancy_estimate {
 };
 
 /// Waves per SIMD. Ties name the first of: waves (the hardware limit), VGPRs, SGPRs, LDS,
-/// workgroup slots. The LDS limit counts the CU's SIMDs (clang 15's own figure does not).
+/// workgroup slots. The LDS limit counts the CU's SIMDs (clang 15's own figure does not) and the
+/// 512-byte granules LDS is allocated in. A work-group that cannot fit gives 0 waves.
 amd_occupancy_estimate amd_occupancy(const amd_target& t, const amd_kernel_use& k);
 
 } // namespace wb

@@ -94,7 +94,9 @@ std::string kernel_base_name(const std::string& symbol)
     int status = 0;
     std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status), std::free);
     if (status != 0 || !d) return symbol;
-    const std::string s = d.get();
+    std::string s = d.get();
+    for (size_t at; (at = s.find("(anonymous namespace)")) != std::string::npos;) // not a parameter list
+        s.replace(at, 21, "{anonymous}");
     // The name ends at the parameter list and starts after the last "::" or space (a return
     // type), both outside template arguments.
     size_t end = s.size(), start = 0;

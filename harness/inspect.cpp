@@ -4,6 +4,7 @@
 #include "harness/platform.h"
 #include "harness/report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -21,10 +22,19 @@ struct inspected {
     std::vector<amd_kernel_report> kernels;
 };
 
-/// The plugin descriptor for an AMD .so: its own, or (where libamdhip64 cannot be loaded here)
-/// the one of the same plugin built for cpu, which declares the same kernels and tunables.
-std::optional<plugin> descriptor_of(const fs::path& file)
+/// The plugin descriptor for an AMD plugin .so: its own, or (where libamdhip64 cannot be loaded
+/// here) the one of the same plugin built for cpu, which declares the same kernels and tunables.
+/// Only for files in the amd plugin folders: loading a file runs its code, and any other .so is
+/// read as data only.
+std::optional<plugin> descriptor_of(const fs::path& file, const std::vector<fs::path>& plugin_dirs)
 {
+    std::error_code ec;
+    const fs::path dir = fs::weakly_canonical(file, ec).parent_path();
+    const bool in_plugin_dir = std::any_of(plugin_dirs.begin(), plugin_dirs.end(), [&](const fs::path& d) {
+        std::error_code e2;
+        return fs::weakly_canonical(d, e2) == dir || fs::weakly_canonical(d / "amd", e2) == dir;
+    });
+    if (!in_plugin_dir) return std::nullopt;
     for (const auto& [platform, path] : {std::pair{std::string("amd"), file},
                                          std::pair{std::string("cpu"), platform::build_dir() / "plugins" / "cpu" /
                                                                            file.filename()}}) {
@@ -57,6 +67,12 @@ std::vector<fs::path> files_to_inspect(const inspect_options& o)
 
 std::string cell(long long v) { return std::to_string(v); }
 
+/// "gfx90a" asked for matches "gfx90a:xnack-"; a request with its features must match exactly.
+bool same_target(const std::string& asked, const std::string& target)
+{
+    return asked == target || (asked.find(':') == std::string::npos && target.substr(0, target.find(':')) == asked);
+}
+
 void print_table(std::ostream& os, const inspected& f)
 {
     os << f.path.string() << (f.plugin.empty() ? "  (not a wavebench plugin)" : "  (" + f.plugin + ")") << "\n";
@@ -88,6 +104,7 @@ int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& e
 {
     std::vector<inspected> all;
     json errors = json::array();
+    const auto dirs = plugin_directories("amd", o.plugin_dirs);
     std::set<std::string> targets_seen;
     for (const fs::path& file : files_to_inspect(o)) {
         inspected f{file, "", {}};
@@ -99,11 +116,14 @@ int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& e
             errors.push_back({{"file", file.string()}, {"reason", e.what()}});
             continue;
         }
-        const auto desc = descriptor_of(file);
+        const auto desc = descriptor_of(file, dirs);
         if (desc) f.plugin = desc->name();
         for (const auto& k : figures) {
             targets_seen.insert(k.target);
-            if (!o.targets.empty() && std::find(o.targets.begin(), o.targets.end(), k.target) == o.targets.end()) continue;
+            if (!o.targets.empty() && std::none_of(o.targets.begin(), o.targets.end(), [&](const std::string& t) {
+                    return same_target(t, k.target);
+                }))
+                continue;
             const auto launch = desc ? launch_of(*desc->desc, k.name) : std::nullopt;
             if (launch) f.kernels.push_back(judge(k, launch->block_size, launch->dynamic_lds, launch->from));
             else if (o.block_size > 0) f.kernels.push_back(judge(k, o.block_size, 0, "--block-size"));
@@ -113,7 +133,7 @@ int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& e
         all.push_back(std::move(f));
     }
     for (const auto& t : o.targets)
-        if (!targets_seen.count(t)) {
+        if (std::none_of(targets_seen.begin(), targets_seen.end(), [&](const std::string& s) { return same_target(t, s); })) {
             std::string seen;
             for (const auto& s : targets_seen) seen += (seen.empty() ? "" : ", ") + s;
             throw std::invalid_argument("--target " + t + ": no code object for it (the files have: " + seen + ")");

@@ -231,6 +231,13 @@ int cmd_run(const platform_options& po, const run_options& o, const std::string&
                     s.max_time_s};
     ctx.rejected = reg.rejections();
     ctx.started = utc_now();
+    const run_settings& st = ctx.settings;
+    if (st.min_time_s > st.max_time_s)
+        std::cerr << "warning: min_time_s " << st.min_time_s << " is more than max_time_s " << st.max_time_s
+                  << ": measuring stops at max_time_s (after at least " << st.repetitions << " repetitions)\n";
+    if (st.max_samples < st.repetitions)
+        std::cerr << "warning: max_samples " << st.max_samples << " is below repetitions " << st.repetitions
+                  << ": every configuration still gets " << st.repetitions << " samples\n";
     const fs::path out = o.out.empty() ? default_out(s.name, p->name()) : o.out;
     write_json(out, results_document(ctx, {}, false)); // fails now, not after an hour of measuring
 

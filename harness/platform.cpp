@@ -62,7 +62,7 @@ void platform::init(int device, int warp_size)
             if (name_ == "amd")
                 throw no_device("no AMD GPU found (" + detail +
                                 "; `wavebench inspect --platform amd` reports the kernels' AMD resources without one");
-            throw no_device("no NVIDIA GPU found (" + detail);
+            throw no_device("no NVIDIA GPU found, or its driver is older than the CUDA 13 runtime (" + detail);
         }
         if (why.rfind("device ", 0) == 0) throw no_device(why); // an index beyond the devices there are
         throw platform_unavailable(why);

@@ -106,11 +106,13 @@ probe_report probe_cpu(size_t bytes)
     return r;
 }
 
-/// Median milliseconds of `enqueue` on the stream over `samples` runs, after one warm-up.
-template <class F> double median_ms(timed_stream& s, F&& enqueue)
+/// Median milliseconds of `enqueue` on the stream over `samples` runs, after one warm-up; `before`
+/// runs untimed ahead of each.
+template <class F, class B = void (*)()> double median_ms(timed_stream& s, F&& enqueue, B&& before = [] {})
 {
     std::vector<double> ms;
     for (int i = 0; i <= samples; ++i) {
+        before();
         s.start();
         enqueue();
         s.stop();
@@ -135,11 +137,13 @@ probe_report probe_gpu(const std::shared_ptr<platform>& p, size_t bytes)
     // Read: enough work-groups to fill every multiprocessor; the sum must be right every time.
     const uint32_t threads = 256, blocks = uint32_t(d.multiprocessors) * uint32_t(d.max_threads_per_multiprocessor / threads);
     int32_t got = 0;
-    const double read_ms = median_ms(s, [&] {
-        platform::check(api.fill(sum.get(), 0, sizeof(int32_t), s.get()), "probe");
-        platform::check(api.probe_read(data.get(), bytes, blocks, threads, static_cast<int32_t*>(sum.get()), s.get()),
-                        "probe read kernel");
-    });
+    const double read_ms = median_ms(
+        s,
+        [&] {
+            platform::check(api.probe_read(data.get(), bytes, blocks, threads, static_cast<int32_t*>(sum.get()), s.get()),
+                            "probe read kernel");
+        },
+        [&] { platform::check(api.fill(sum.get(), 0, sizeof(int32_t), s.get()), "probe"); });
     p->copy_to_host(&got, sum.get(), sizeof got);
     if (got != want)
         throw std::runtime_error("the probe's read kernel summed to " + std::to_string(got) + ", not " +
@@ -189,7 +193,10 @@ probe_report probe_gpu(const std::shared_ptr<platform>& p, size_t bytes)
         r.summary.emplace_back(line);
     };
     char note[96];
-    std::snprintf(note, sizeof note, "(%.1f%% of the %.0f GB/s the memory clock and bus give)", 100 * read / spec, spec);
+    if (spec > 0)
+        std::snprintf(note, sizeof note, "(%.1f%% of the %.0f GB/s the memory clock and bus give)", 100 * read / spec, spec);
+    else
+        std::snprintf(note, sizeof note, "(the device does not report its memory clock and bus)");
     add("read-only kernel", read, "GB/s", note);
     add("device-to-device copy", copy, "GB/s", "(bytes read + written)");
     std::snprintf(note, sizeof note, "(%.1f per clock per multiprocessor at %.0f MHz)", per_clock, d.clock_mhz);

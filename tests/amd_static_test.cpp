@@ -8,6 +8,7 @@
 #include "harness/platform.h"
 
 #include <set>
+#include <unistd.h>
 
 namespace {
 
@@ -20,6 +21,7 @@ BOOST_AUTO_TEST_CASE(kernel_names_are_the_functions_own)
     BOOST_CHECK_EQUAL(wb::kernel_base_name("_ZN6reduce18reduce_tree_groupsEPKiPim"), "reduce_tree_groups");
     BOOST_CHECK_EQUAL(wb::kernel_base_name("_Z6kernelILi4EEvPi"), "kernel<4>"); // template: void kernel<4>(int*)
     BOOST_CHECK_EQUAL(wb::kernel_base_name("plain_c_kernel"), "plain_c_kernel");
+    BOOST_CHECK_EQUAL(wb::kernel_base_name("_ZN12_GLOBAL__N_16hiddenEPi"), "hidden"); // in an anonymous namespace
 }
 
 BOOST_AUTO_TEST_CASE(a_plugin_declares_its_kernels_launch)
@@ -112,6 +114,43 @@ BOOST_AUTO_TEST_CASE(figures_of_a_hip_library_built_outside_the_plugin_system,
     BOOST_CHECK(targets.count("gfx90a") && targets.count("gfx1030"));
     BOOST_CHECK_THROW(wb::read_amd_kernels(wb::platform::build_dir() / ".." / "README.md"), std::runtime_error);
     BOOST_CHECK(wb::read_amd_kernels(wb::platform::build_dir() / "bin" / "wavebench").empty()); // no device code
+}
+
+/// A file of raw bytes, removed at scope exit.
+struct temp_file {
+    explicit temp_file(const std::string& bytes)
+    {
+        char name[] = "/tmp/wavebench-bundle-XXXXXX";
+        const int fd = mkstemp(name);
+        path = name;
+        if (fd >= 0) {
+            BOOST_REQUIRE_EQUAL(::write(fd, bytes.data(), bytes.size()), ssize_t(bytes.size()));
+            ::close(fd);
+        }
+    }
+    ~temp_file() { fs::remove(path); }
+    fs::path path;
+};
+
+std::string u64(uint64_t v) { return std::string(reinterpret_cast<const char*>(&v), 8); }
+
+/// A bundle index with one entry; its offset, size and name length come from the caller.
+std::string bundle(uint64_t offset, uint64_t size, uint64_t id_size, const std::string& id)
+{
+    return "__CLANG_OFFLOAD_BUNDLE__" + u64(1) + u64(offset) + u64(size) + u64(id_size) + id + std::string(64, '\0');
+}
+
+BOOST_AUTO_TEST_CASE(malformed_bundles_are_errors_not_crashes, *boost::unit_test::precondition(amd_built))
+{
+    const std::string id = "hipv4-amdgcn-amd-amdhsa--gfx90a";
+    // An offset and size that wrap around 2^64 when added: must not pass the bounds check.
+    for (const auto& bytes : {bundle(~uint64_t(0) - (uint64_t(1) << 32) + 1, uint64_t(1) << 32, id.size(), id),
+                              bundle(48, 1 << 20, id.size(), id),            // runs past the file
+                              bundle(48, 16, ~uint64_t(0) - 8, id),          // a name longer than the file
+                              std::string("CCOB") + std::string(60, '\1')}) { // compressed (ROCm 6)
+        temp_file f(bytes);
+        BOOST_CHECK_THROW(wb::read_amd_kernels(f.path), std::runtime_error);
+    }
 }
 
 } // namespace

@@ -152,6 +152,15 @@ BOOST_AUTO_TEST_CASE(amd_occupancy_counts_the_simds_sharing_lds)
     BOOST_CHECK_EQUAL(e.limiter, "LDS");
     BOOST_CHECK_EQUAL(e.workgroups, 2);
     BOOST_CHECK_EQUAL(wb::amd_occupancy(t, {32, 0, 16, 0, 256, 64}).limiter, "waves");
+    // One-wave work-groups with 20000 bytes (20480 in granules): 3 per CU, a wave per SIMD (LLVM
+    // rounds up), not 0.
+    const auto small = wb::amd_occupancy(t, {32, 0, 16, 20000, 64, 64});
+    BOOST_CHECK_EQUAL(small.waves, 1);
+    BOOST_CHECK_EQUAL(small.workgroups, 3);
+    // 13000 bytes take 13312: 4 work-groups of 4 waves, 4 waves per SIMD (13000 exactly would give 5)
+    BOOST_CHECK_EQUAL(wb::amd_occupancy(t, {32, 0, 16, 13000, 256, 64}).waves, 4);
+    // More LDS than a CU has: it does not fit at all.
+    BOOST_CHECK_EQUAL(wb::amd_occupancy(t, {32, 0, 16, 70000, 256, 64}).waves, 0);
 }
 
 BOOST_AUTO_TEST_CASE(amd_occupancy_on_gfx908_counts_the_separate_agpr_file_and_sgprs)

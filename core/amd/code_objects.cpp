@@ -24,6 +24,7 @@ namespace {
 using json = nlohmann::json;
 
 constexpr char bundle_magic[] = "__CLANG_OFFLOAD_BUNDLE__";
+constexpr char compressed_magic[] = "CCOB"; // ROCm 6's --offload-compress
 constexpr size_t magic_size = sizeof bundle_magic - 1;
 constexpr unsigned char elf_magic[] = {0x7f, 'E', 'L', 'F'};
 constexpr uint16_t em_amdgpu = 224;
@@ -36,7 +37,7 @@ struct span {
 std::vector<char> read_file(const char* path)
 {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error(std::string("cannot read ") + path);
+    if (!in) throw std::runtime_error("cannot be read");
     return {std::istreambuf_iterator<char>(in), {}};
 }
 
@@ -157,13 +158,15 @@ json bundles(span s)
             ++at; // the linker pads between bundles
             continue;
         }
-        const size_t base = at;
+        const size_t base = at, n = s.size;
         const uint64_t entries = u64(s.data + at + magic_size);
         size_t p = at + magic_size + 8, end = p;
+        // Every size below comes from the file: compare without adding, so nothing wraps.
         for (uint64_t e = 0; e < entries; ++e) {
-            if (p + 24 > s.size) throw std::runtime_error("offload bundle index runs past its section");
+            if (n - p < 24) throw std::runtime_error("offload bundle index runs past its section");
             const uint64_t offset = u64(s.data + p), size = u64(s.data + p + 8), id_size = u64(s.data + p + 16);
-            if (p + 24 + id_size > s.size || base + offset + size > s.size)
+            if (id_size > n - p - 24) throw std::runtime_error("offload bundle entry name runs past its section");
+            if (offset > n - base || size > n - base - offset)
                 throw std::runtime_error("offload bundle entry runs past its section");
             const std::string id(s.data + p + 24, id_size);
             p += 24 + id_size;
@@ -183,9 +186,17 @@ json inspect(const char* path)
 {
     const std::vector<char> file = read_file(path);
     const span all{file.data(), file.size()};
+    auto compressed = [&](span s) {
+        for (size_t i = 0; i + 4 <= s.size; ++i)
+            if (std::memcmp(s.data + i, compressed_magic, 4) == 0) return true;
+        return false;
+    };
     if (file.size() >= magic_size && std::memcmp(file.data(), bundle_magic, magic_size) == 0) return bundles(all);
+    if (file.size() >= 4 && std::memcmp(file.data(), compressed_magic, 4) == 0)
+        throw std::runtime_error("a compressed offload bundle (ROCm 6's --offload-compress), which this reader does not "
+                                 "decompress");
     if (file.size() < 20 || std::memcmp(file.data(), elf_magic, 4) != 0)
-        throw std::runtime_error(std::string(path) + " is neither an ELF file nor an offload bundle");
+        throw std::runtime_error("neither an ELF file nor an offload bundle");
     uint16_t machine;
     std::memcpy(&machine, file.data() + 18, 2);
     if (machine == em_amdgpu) { // a bare code object
@@ -196,19 +207,35 @@ json inspect(const char* path)
 
     elf_version(EV_CURRENT);
     Elf* elf = elf_memory(const_cast<char*>(file.data()), file.size());
-    if (!elf) throw std::runtime_error(std::string("libelf cannot read ") + path + ": " + elf_errmsg(-1));
-    size_t strings = 0;
-    elf_getshdrstrndx(elf, &strings);
+    if (!elf) throw std::runtime_error(std::string("libelf cannot read it: ") + elf_errmsg(-1));
+    size_t strings = 0, sections = 0;
+    elf_getshdrnum(elf, &sections);
+    if (sections == 0 || elf_getshdrstrndx(elf, &strings) != 0) {
+        elf_end(elf);
+        throw std::runtime_error("no section headers: where its device code is cannot be told");
+    }
     json out = json::array();
+    std::string trouble;
     for (Elf_Scn* scn = nullptr; (scn = elf_nextscn(elf, scn));) {
         GElf_Shdr sh;
         if (!gelf_getshdr(scn, &sh)) continue;
         const char* name = elf_strptr(elf, strings, sh.sh_name);
-        if (!name || std::strcmp(name, ".hip_fatbin") != 0 || sh.sh_type == SHT_NOBITS) continue;
-        if (sh.sh_offset + sh.sh_size > file.size()) break;
-        for (auto& co : bundles({file.data() + sh.sh_offset, sh.sh_size})) out.push_back(std::move(co));
+        if (!name || sh.sh_type == SHT_NOBITS) continue;
+        if (std::strcmp(name, ".llvm.offloading") == 0)
+            trouble = "its device code is in .llvm.offloading (clang's new offload driver), which this reader does not read";
+        if (std::strcmp(name, ".hip_fatbin") != 0) continue;
+        if (sh.sh_offset > file.size() || sh.sh_size > file.size() - sh.sh_offset) {
+            trouble = ".hip_fatbin runs past the end of the file";
+            break;
+        }
+        const span section{file.data() + sh.sh_offset, sh.sh_size};
+        for (auto& co : bundles(section)) out.push_back(std::move(co));
+        if (out.empty() && compressed(section))
+            trouble = "its offload bundles are compressed (ROCm 6's --offload-compress), which this reader does not "
+                      "decompress: rebuild without it";
     }
     elf_end(elf);
+    if (out.empty() && !trouble.empty()) throw std::runtime_error(trouble);
     return out;
 }
 

@@ -30,6 +30,7 @@ __global__ void reduce_unrolled(const int* in, int* sum, size_t n, int* total, u
         atomicAdd(total, s);
         __threadfence(); // the addition lands before the count says so
         if (atomicAdd(finished, 1u) == gridDim.x - 1) {
+            __threadfence();             // and see every other work-group's addition
             *sum = atomicExch(total, 0); // every work-group has added: take the sum, leave zeros
             *finished = 0;               // for the next launch
         }

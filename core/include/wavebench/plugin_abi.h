@@ -9,7 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WB_PLUGIN_ABI_VERSION 1u
+// 2: the cpu runtime's hipDeviceProp_t grew (maxBlocksPerMultiProcessor, reservedSharedMemPerBlock).
+#define WB_PLUGIN_ABI_VERSION 2u
 #define WB_PLUGIN_ENTRY "wavebench_plugin"
 
 #ifdef __cplusplus

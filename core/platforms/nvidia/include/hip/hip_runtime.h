@@ -172,7 +172,8 @@ inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, F* f
     extern __shared__ __align__(16) unsigned char hip_dynamic_shared_memory[];                     \
     type* var = reinterpret_cast<type*>(hip_dynamic_shared_memory)
 
-// ---- device functions ---------------------------------------------------------------------------
+// ---- device functions (nvcc only) -------------------------------------------------------------
+#if defined(__CUDACC__)
 // Warp collectives follow HIP on AMD: the lanes taking part are those active at the call
 // (__activemask()), so a collective inside a branch counts only the lanes that took it.
 // __ballot returns 64 bits, as in HIP; on a 32-wide warp the upper half is zero. CUDA still
@@ -213,3 +214,4 @@ __device__ inline unsigned __lane_id()
 }
 // __popc __popcll __ffs __ffsll __clz __clzll, __syncthreads __threadfence, the atomics and the
 // vector types (int4, make_int4, ...) are CUDA's own, with HIP's names.
+#endif // __CUDACC__
