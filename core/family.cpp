@@ -5,6 +5,7 @@
 namespace wb {
 
 const family& reduce_family();
+const family& conv_family();
 
 size_t elem_size(elem e)
 {
@@ -52,7 +53,7 @@ int64_t get_int(const param_map& p, const std::string& name)
 
 const std::vector<family>& families()
 {
-    static const std::vector<family> all = {reduce_family()};
+    static const std::vector<family> all = {reduce_family(), conv_family()};
     return all;
 }
 

@@ -367,12 +367,16 @@ runner::memory_plan runner::plan_memory(size_t in_bytes, size_t out_bytes) const
     return p;
 }
 
-std::vector<kernel_report> runner::kernels_of(const config& c) const
+std::vector<kernel_report> runner::kernels_of(const config& c, const wb_args& args) const
 {
     std::vector<kernel_report> out;
     const wb_plugin& d = *c.plug->desc;
     for (uint32_t i = 0; i < d.n_kernels; ++i) {
         const wb_kernel& k = d.kernels[i];
+        if (k.when_param) { // an instance for another value of a tunable: it does not run here
+            const auto it = c.tunables.find(k.when_param);
+            if (it == c.tunables.end() || std::get<int64_t>(it->second) != k.when_value) continue;
+        }
         kernel_report r;
         r.name = k.name ? k.name : "?";
         r.block_size = k.fixed_block_size;
@@ -380,6 +384,8 @@ std::vector<kernel_report> runner::kernels_of(const config& c) const
             if (auto it = c.tunables.find(k.block_size_param); it != c.tunables.end())
                 r.block_size = int(std::get<int64_t>(it->second));
         r.dynamic_lds_bytes = int64_t(k.lds_bytes_per_thread) * r.block_size;
+        if (d.dynamic_lds)
+            if (const int64_t bytes = d.dynamic_lds(&args, i); bytes >= 0) r.dynamic_lds_bytes = bytes;
         if (!platform_->api().kernel_resources(k.fn, r.block_size, uint64_t(r.dynamic_lds_bytes), &r.resources))
             r.occ = describe_occupancy(platform_->name(), platform_->device(), r.resources, r.block_size,
                                        r.dynamic_lds_bytes);
@@ -436,7 +442,6 @@ result runner::run_config(const config& c, group_data& g, const run_settings& se
         r.message = g.setup_error;
         return r;
     }
-    r.kernels = kernels_of(c);
 
     // The parameters as the plugin sees them: family parameters, then tunables.
     std::vector<wb_param> params;
@@ -492,10 +497,12 @@ result runner::run_config(const config& c, group_data& g, const run_settings& se
             }
         }
         r.note = utf8(note);
+        r.kernels = kernels_of(c, args);
 
         if (r.st != status::skipped) r.st = status::verified;
         const auto started = clock::now();
         double measured_ms = 0;
+        size_t bound = size_t(-1); // the input set the plugin last bound
         auto enough = [&](int run) {
             const int samples = run - settings.warmup;
             if (samples < settings.repetitions) return false;
@@ -508,6 +515,12 @@ result runner::run_config(const config& c, group_data& g, const run_settings& se
             const size_t set = size_t(run) % g.input_sets.size();
             const auto& data = g.of_set(set);
             use_inputs(set);
+            if (d.bind && bound != set) { // the plugin's own layout of these inputs, untimed
+                const auto t0 = clock::now();
+                if (d.bind(&args) != WB_OK) throw std::runtime_error("bind failed: " + utf8(message));
+                if (bound == size_t(-1)) r.prepare_ms += ms_since(t0);
+                bound = set;
+            }
             for (size_t i = 0; i < out.size(); ++i) {
                 platform::check(platform_->api().fill(out[i], poison, g.actual[i].bytes.size(), stream.get()),
                                 "poisoning the outputs");

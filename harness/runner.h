@@ -110,7 +110,7 @@ private:
                    std::vector<result>& results,
                    const std::function<void(const result&, const std::vector<result>&)>& done) const;
     result run_config(const config& c, group_data& g, const run_settings& settings) const;
-    std::vector<kernel_report> kernels_of(const config& c) const;
+    std::vector<kernel_report> kernels_of(const config& c, const wb_args& args) const;
     struct memory_plan {
         size_t sets = 1;     // copies of the inputs on the device, rotated through
         size_t datasets = 1; // different inputs (seeds) among them: 2 where memory allows

@@ -20,4 +20,17 @@ struct stream_read_kernel {
     template <class Arch> uint64_t operator()(Arch, const void* data, size_t bytes) const;
 };
 
+/// out[i] for i in [begin, end) of the zero-padded convolution (reference/conv.h).
+struct conv_i32_kernel {
+    template <class Arch>
+    void operator()(Arch, const int32_t* in, size_t n, const int32_t* k, size_t m, int32_t* out, size_t begin,
+                    size_t end) const;
+};
+
+/// `iterations` rounds of 8 independent vector multiply-add chains; stores a value that depends on
+/// all of them in *sink (so none is optimized away) and returns how many multiply-adds it did.
+struct imad_kernel {
+    template <class Arch> size_t operator()(Arch, int32_t seed, size_t iterations, int32_t* sink) const;
+};
+
 } // namespace wb::ref::detail

@@ -5,6 +5,8 @@
 
 #include <xsimd/xsimd.hpp>
 
+#include <algorithm>
+
 namespace wb::ref::detail {
 
 template <class Arch> int32_t sum_i32_kernel::operator()(Arch, const int32_t* p, size_t n) const
@@ -48,8 +50,68 @@ template <class Arch> uint64_t stream_read_kernel::operator()(Arch, const void* 
     return r;
 }
 
+template <class Arch>
+void conv_i32_kernel::operator()(Arch, const int32_t* in, size_t n, const int32_t* k, size_t m, int32_t* out,
+                                 size_t begin, size_t end) const
+{
+    using batch = xsimd::batch<int32_t, Arch>;
+    constexpr size_t w = batch::size, lanes = 4 * w;
+    const size_t h = m / 2;
+    // Outputs whose every tap lands inside the input: [h, n - h).
+    const size_t inner_begin = std::max(begin, h), inner_end = n > h ? std::min(end, n - h) : 0;
+    auto scalar = [&](size_t i) {
+        uint32_t t = 0;
+        for (size_t j = 0; j < m; ++j) {
+            const int64_t x = int64_t(i) + int64_t(j) - int64_t(h);
+            if (x >= 0 && x < int64_t(n)) t += uint32_t(in[x]) * uint32_t(k[j]);
+        }
+        out[i] = int32_t(t);
+    };
+    size_t i = begin;
+    for (; i < std::min(end, inner_begin); ++i) scalar(i);
+    // Four vectors of outputs at a time: each tap is one broadcast and four multiply-adds.
+    for (; i + lanes <= inner_end; i += lanes) {
+        batch a0(0), a1(0), a2(0), a3(0);
+        const int32_t* x = in + i - h;
+        for (size_t j = 0; j < m; ++j) {
+            const batch kj(k[j]);
+            a0 += batch::load_unaligned(x + j) * kj;
+            a1 += batch::load_unaligned(x + j + w) * kj;
+            a2 += batch::load_unaligned(x + j + 2 * w) * kj;
+            a3 += batch::load_unaligned(x + j + 3 * w) * kj;
+        }
+        a0.store_unaligned(out + i);
+        a1.store_unaligned(out + i + w);
+        a2.store_unaligned(out + i + 2 * w);
+        a3.store_unaligned(out + i + 3 * w);
+    }
+    for (; i < end; ++i) scalar(i);
+}
+
+template <class Arch> size_t imad_kernel::operator()(Arch, int32_t seed, size_t iterations, int32_t* sink) const
+{
+    using batch = xsimd::batch<int32_t, Arch>;
+    const batch b(seed | 1), c(seed ^ 0x5bd1e995);
+    batch x0(seed), x1(seed + 1), x2(seed + 2), x3(seed + 3), x4(seed + 4), x5(seed + 5), x6(seed + 6), x7(seed + 7);
+    for (size_t i = 0; i < iterations; ++i) {
+        x0 = x0 * b + c;
+        x1 = x1 * b + c;
+        x2 = x2 * b + c;
+        x3 = x3 * b + c;
+        x4 = x4 * b + c;
+        x5 = x5 * b + c;
+        x6 = x6 * b + c;
+        x7 = x7 * b + c;
+    }
+    *sink = xsimd::hadd(((x0 + x1) + (x2 + x3)) + ((x4 + x5) + (x6 + x7)));
+    return iterations * 8 * batch::size;
+}
+
 } // namespace wb::ref::detail
 
 #define WB_REF_INSTANTIATE(ARCH)                                                                   \
     template int32_t wb::ref::detail::sum_i32_kernel::operator()<ARCH>(ARCH, const int32_t*, size_t) const; \
-    template uint64_t wb::ref::detail::stream_read_kernel::operator()<ARCH>(ARCH, const void*, size_t) const;
+    template uint64_t wb::ref::detail::stream_read_kernel::operator()<ARCH>(ARCH, const void*, size_t) const; \
+    template void wb::ref::detail::conv_i32_kernel::operator()<ARCH>(ARCH, const int32_t*, size_t, const int32_t*, \
+                                                                     size_t, int32_t*, size_t, size_t) const;     \
+    template size_t wb::ref::detail::imad_kernel::operator()<ARCH>(ARCH, int32_t, size_t, int32_t*) const;

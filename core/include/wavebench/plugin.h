@@ -78,12 +78,19 @@ inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 template <class F>
 wb_kernel kernel(const char* name, F* fn, const char* block_size_param, int lds_bytes_per_thread = 0)
 {
-    return {name, reinterpret_cast<const void*>(fn), block_size_param, 0, lds_bytes_per_thread};
+    return {name, reinterpret_cast<const void*>(fn), block_size_param, 0, lds_bytes_per_thread, nullptr, 0};
 }
 /// A kernel launched with a fixed block size.
 template <class F> wb_kernel kernel(const char* name, F* fn, int fixed_block_size, int lds_bytes_per_thread = 0)
 {
-    return {name, reinterpret_cast<const void*>(fn), nullptr, fixed_block_size, lds_bytes_per_thread};
+    return {name, reinterpret_cast<const void*>(fn), nullptr, fixed_block_size, lds_bytes_per_thread, nullptr, 0};
+}
+/// The kernel runs only where tunable `param` is `value` (an instance of a template per value).
+inline wb_kernel when(wb_kernel k, const char* param, int64_t value)
+{
+    k.when_param = param;
+    k.when_value = value;
+    return k;
 }
 
 /// A power-of-two tunable in [min, max].
@@ -110,6 +117,8 @@ struct plugin_def {
     plugin_fn run = nullptr;
     plugin_fn finish = nullptr;
     plugin_fn release = nullptr;
+    int64_t (*dynamic_lds)(const wb_args*, uint32_t kernel) = nullptr;
+    plugin_fn bind = nullptr;
 };
 
 namespace detail {
@@ -140,6 +149,7 @@ template <const plugin_def* D> int32_t prepare(wb_args* a) { return guarded(D->p
 template <const plugin_def* D> int32_t run(wb_args* a) { return guarded(D->run, a); }
 template <const plugin_def* D> int32_t finish(wb_args* a) { return guarded(D->finish, a); }
 template <const plugin_def* D> void release(wb_args* a) { (void)guarded(D->release, a); }
+template <const plugin_def* D> int32_t bind(wb_args* a) { return guarded(D->bind, a); }
 
 template <const plugin_def* D> wb_plugin describe()
 {
@@ -157,7 +167,9 @@ template <const plugin_def* D> wb_plugin describe()
             D->prepare ? &prepare<D> : nullptr,
             D->run ? &run<D> : nullptr,
             D->finish ? &finish<D> : nullptr,
-            D->release ? &release<D> : nullptr};
+            D->release ? &release<D> : nullptr,
+            D->dynamic_lds,
+            D->bind ? &bind<D> : nullptr};
 }
 
 } // namespace detail

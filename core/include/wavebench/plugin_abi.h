@@ -34,13 +34,17 @@ typedef struct wb_param {
 /// A kernel the plugin launches, for resource and occupancy queries. `fn` is the kernel's host
 /// handle (what hipFuncGetAttributes takes); `block_size_param` names the tunable that sets its
 /// block size (or null when `fixed_block_size` applies); it launches with
-/// `lds_bytes_per_thread` x block size bytes of dynamic shared memory.
+/// `lds_bytes_per_thread` x block size bytes of dynamic shared memory. With `when_param` set, it
+/// runs only in configurations where that tunable equals `when_value` (one instance of a template
+/// per tunable value).
 typedef struct wb_kernel {
     const char* name;
     const void* fn;
     const char* block_size_param;
     int32_t fixed_block_size;
     int32_t lds_bytes_per_thread;
+    const char* when_param;
+    int64_t when_value;
 } wb_kernel;
 
 /// A tunable: an integer the suite may sweep. Allowed values are either the explicit list
@@ -86,7 +90,8 @@ typedef struct wb_plugin {
     uint32_t n_kernels;
     const wb_tunable* tunables;
     uint32_t n_tunables;
-    /// Untimed set-up (scratch buffers, padded layouts). May store a pointer in args->state.
+    /// Untimed set-up (scratch buffers; the room for a layout `bind` fills). May store a pointer in
+    /// args->state.
     /// May return WB_SKIP with a reason in args->message. Optional.
     int32_t (*prepare)(wb_args* args);
     /// The timed part: enqueue device work on args->stream. Required.
@@ -96,6 +101,13 @@ typedef struct wb_plugin {
     int32_t (*finish)(wb_args* args);
     /// Frees what prepare made. Optional.
     void (*release)(wb_args* args);
+    /// The dynamic shared memory kernel `kernel` (an index into `kernels`) launches with for these
+    /// parameters, where it is not `lds_bytes_per_thread` x block size; -1 to keep that. Optional.
+    int64_t (*dynamic_lds)(const wb_args* args, uint32_t kernel);
+    /// Untimed, before every run whose inputs are not the previous run's (the harness rotates
+    /// through copies and datasets): where a plugin derives its own layout from the inputs
+    /// (padding, transposing), it does it here, from args->in. Optional.
+    int32_t (*bind)(wb_args* args);
 } wb_plugin;
 
 typedef const wb_plugin* (*wb_plugin_entry)(uint32_t host_abi_version);

@@ -22,6 +22,6 @@ extern "C" __attribute__((visibility("default"))) const wb_plugin* wavebench_plu
 {
     static const wb_plugin d = {sizeof(wb_plugin), FIXTURE_ABI, FIXTURE_FAMILY, "fixture", "a loader test fixture",
                                 "none", FIXTURE_PLATFORM, nullptr, 0, nullptr, 0, nullptr, FIXTURE_RUN, nullptr,
-                                nullptr};
+                                nullptr, nullptr, nullptr};
     return &d;
 }

@@ -1,0 +1,28 @@
+// conv/clamped: the seed's third kernel. The loop bounds come from min/max of the output's
+// position, so no work-item branches per tap (seed 000, "replacing conditional checks with
+// relational functions").
+#include "conv_common.h"
+
+__global__ void conv_clamped(const int* in, const int* k, int* out, long long n, int m)
+{
+    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x, h = m / 2;
+    if (i >= n) return;
+    const long long start_j = h - i > 0 ? h - i : 0, end_j = h + n - i < m ? h + n - i : m;
+    const long long start_x = i - h > 0 ? i - h : 0;
+    int t = 0;
+    for (long long j = start_j, x = start_x; j < end_j; ++j, ++x) t += in[x] * k[j];
+    out[i] = t;
+}
+
+static void run(wb_args* a) { conv::launch_per_output(a, conv_clamped, wb::in<int>(a, 0)); }
+
+static const wb_kernel kernels[] = {wb::kernel("conv_clamped", conv_clamped, "block_size")};
+static const wb_tunable tunables[] = {conv::block_size};
+
+WB_PLUGIN({.family = "conv",
+           .variant = "clamped",
+           .summary = "one work-item per output; loop bounds from min/max instead of checks",
+           .seed = "000: replacing conditional checks with relational functions (min, max)",
+           .kernels = kernels,
+           .tunables = tunables,
+           .run = run})
