@@ -4,6 +4,7 @@
 
 #include "core/random.h"
 #include "core/stats.h"
+#include "reference/conv.h"
 #include "reference/reduce.h"
 
 #include <algorithm>
@@ -32,6 +33,7 @@ std::string utc_now()
 namespace {
 
 constexpr int samples = 9; // medians of at least 9 runs on this noisy host
+constexpr int probe_version = 2; // 2: imad_rate on cpu too; a cache of another version is measured again
 
 /// Median GB/s of `f` moving `bytes` per call, after one warm-up call.
 template <class F> double median_gbs(double bytes, F&& f)
@@ -76,12 +78,26 @@ probe_report probe_cpu(size_t bytes)
     const double simd = median_gbs(double(bytes), [&] { sink = uint64_t(ref::sum_i32(ints, data.size())); });
     const double scalar = median_gbs(double(bytes), [&] { sink = uint64_t(ref::sum_i32_scalar(ints, data.size())); });
 
+    // Multiply-adds: one thread's rate, times the threads (the workers of the cpu platform); and
+    // the conv reference against its scalar oracle, one thread each, at the seed's 257 taps.
+    const double imad = ref::imad_rate_one_thread() * threads / 1e9;
+    const size_t conv_n = 1 << 16, conv_m = 257;
+    std::vector<int32_t> conv_out(conv_n);
+    const double conv_simd = median_gbs(double(conv_n * conv_m), [&] {
+        ref::conv_i32(ints, conv_n, ints + conv_n, conv_m, conv_out.data(), 1);
+    });
+    const double conv_scalar = median_gbs(double(conv_n * conv_m), [&] {
+        ref::conv_i32_scalar(ints, conv_n, ints + conv_n, conv_m, conv_out.data());
+    });
+
     probe_report r;
     const std::string mib = std::to_string(bytes >> 20) + " MiB";
     const std::string day = utc_now();
     r.values["read_bandwidth"] = {all, "GB/s", "read, " + std::to_string(threads) + " threads, " + mib, day};
     r.values["read_bandwidth_one_thread"] = {one, "GB/s", "read, one thread, " + mib, day};
     r.values["copy_bandwidth"] = {copy, "GB/s", "memcpy, one thread, read + write bytes", day};
+    r.values["imad_rate"] = {imad, "GMAC/s",
+                             "int32 vector multiply-adds, one thread's rate x " + std::to_string(threads) + " threads", day};
     r.details = {{"bytes", bytes},
                  {"threads", threads},
                  {"samples", samples},
@@ -89,7 +105,10 @@ probe_report probe_cpu(size_t bytes)
                  {"reference_sum_gbs", simd},
                  {"scalar_oracle_gbs", scalar},
                  {"reference_vs_one_thread_read", simd / one},
-                 {"reference_speedup_over_scalar", simd / scalar}};
+                 {"reference_speedup_over_scalar", simd / scalar},
+                 {"conv_reference_gmacs", conv_simd},
+                 {"conv_scalar_oracle_gmacs", conv_scalar},
+                 {"conv_reference_speedup_over_scalar", conv_simd / conv_scalar}};
     auto add = [&](const std::string& what, double gbs, const std::string& note) {
         char line[200];
         std::snprintf(line, sizeof line, "%-32s %8.2f GB/s   %s", what.c_str(), gbs, note.c_str());
@@ -103,6 +122,13 @@ probe_report probe_cpu(size_t bytes)
     add(std::string("reference sum (xsimd, ") + ref::simd_isa() + ")", simd, ratio);
     std::snprintf(ratio, sizeof ratio, "(the reference is %.2f x faster)", simd / scalar);
     add("scalar oracle", scalar, ratio);
+    char line[200];
+    std::snprintf(line, sizeof line, "%-32s %8.2f GMAC/s (%u threads: the ceiling of conv)", "int32 multiply-adds", imad,
+                  threads);
+    r.summary.emplace_back(line);
+    std::snprintf(line, sizeof line, "%-32s %8.2f GMAC/s = %.2f x the scalar oracle's %.2f (2^16 outputs, 257 taps)",
+                  "conv reference, one thread", conv_simd, conv_simd / conv_scalar, conv_scalar);
+    r.summary.emplace_back(line);
     return r;
 }
 
@@ -234,6 +260,7 @@ std::optional<ceilings> load_ceilings(const platform& p)
     if (!in) return std::nullopt;
     try {
         const auto j = nlohmann::json::parse(in);
+        if (j.value("probe_version", 0) != probe_version) return std::nullopt;
         ceilings c;
         for (const auto& [k, v] : j.at("ceilings").items())
             c[k] = {v.at("value").get<double>(), v.at("unit").get<std::string>(), v.at("what").get<std::string>(),
@@ -250,7 +277,10 @@ void save_ceilings(const platform& p, const probe_report& r)
     std::error_code ec;
     fs::create_directories(path.parent_path(), ec);
     std::ofstream out(path);
-    out << nlohmann::json{{"platform", p.name()}, {"device", p.device().name}, {"ceilings", ceilings_json(r.values)},
+    out << nlohmann::json{{"probe_version", probe_version},
+                          {"platform", p.name()},
+                          {"device", p.device().name},
+                          {"ceilings", ceilings_json(r.values)},
                           {"details", r.details}}
                .dump(2)
         << "\n";

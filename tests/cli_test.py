@@ -45,14 +45,14 @@ class Cli(unittest.TestCase):
             out = os.path.join(d, "r.json")
             p = wb("run", "suites/quick.toml", "--platform", "cpu", "--out", out, "--repetitions", "2", "--warmup", "1")
             self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-            self.assertIn("20 verified, 0 failed verification, 0 errors, 2 skipped", p.stdout)
+            self.assertIn("28 verified, 0 failed verification, 0 errors, 2 skipped", p.stdout)
             doc = load(out)
             fields = schema_fields()
             for k in fields["Top level"]:
                 self.assertIn(k, doc, "top-level field " + k)
             self.assertTrue(doc["complete"])
             self.assertEqual(doc["platform"], "cpu")
-            self.assertEqual(len(doc["results"]), 22)
+            self.assertEqual(len(doc["results"]), 30)
             for r in doc["results"]:
                 for k in fields["Result"]:
                     self.assertIn(k, r, "result field " + k)
@@ -65,7 +65,7 @@ class Cli(unittest.TestCase):
                 self.assertTrue(r["verified"])
                 self.assertIsNone(r["error"])
                 self.assertEqual(r["time_ms_stats"]["samples"], 2)
-                self.assertEqual(r["metric"]["unit"], "GB/s")
+                self.assertEqual(r["metric"]["unit"], {"reduce": "GB/s", "conv": "GMAC/s"}[r["family"]])
                 self.assertIsNotNone(r["fraction_of_ceiling"])
                 self.assertIsNotNone(r["speedup_vs_baseline"])
             self.assertIn("read_bandwidth", doc["ceilings"])
@@ -79,7 +79,7 @@ class Cli(unittest.TestCase):
             doc = load(out)
             self.assertEqual(doc["device"]["warp_size"], 32)
             self.assertEqual(doc["platform_options"]["warp_size"], 32)
-            self.assertEqual([r["variant"] for r in doc["results"]], ["wavefront", "wavefront"])
+            self.assertEqual([r["variant"] for r in doc["results"]], ["wavefront", "wavefront"])  # the filter
             self.assertEqual(doc["ceilings"], {})
             self.assertIsNone(doc["results"][0]["fraction_of_ceiling"])
 
@@ -90,13 +90,15 @@ class Cli(unittest.TestCase):
         names = sorted(x["variant"] for x in doc["plugins"] if x["family"] == "reduce")
         self.assertEqual(names, ["atomic", "blocked_atomic", "blocked_serial", "blocked_tree", "chunked", "library",
                                  "strided", "tree", "tree_two_stage", "unrolled", "wavefront"])
+        self.assertEqual(sorted(x["variant"] for x in doc["plugins"] if x["family"] == "conv"),
+                         ["clamped", "conditional", "padded", "tiled"])
         for x in doc["plugins"]:
-            self.assertTrue(x["summary"] and x["seed"].startswith("001"))
+            self.assertTrue(x["summary"] and x["seed"].startswith({"reduce": "001", "conv": "000"}[x["family"]]))
             self.assertEqual(x["platform"], "cpu")
             if x["variant"] != "library":  # the library's kernels are its own
                 self.assertTrue(x["kernels"])
-                self.assertEqual(x["tunables"][0]["name"], "block_size")
-        self.assertEqual([x["variant"] for x in doc["plugins"] if x["baseline"]], ["atomic"])
+                self.assertIn("block_size", [t["name"] for t in x["tunables"]])
+        self.assertEqual(sorted(x["variant"] for x in doc["plugins"] if x["baseline"]), ["atomic", "conditional"])
 
     def test_a_bad_suite_names_file_line_and_column(self):
         with tempfile.TemporaryDirectory() as d:

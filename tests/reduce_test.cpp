@@ -6,44 +6,16 @@
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 
-#include "harness/platform.h"
-#include "harness/plugins.h"
-#include "harness/runner.h"
+#include "cpu_run.h"
 
 #include <unistd.h>
 
 namespace {
 
-struct cpu_run {
-    cpu_run(int warp_size, bool with_test_plugins) : reg("cpu")
-    {
-        p = wb::platform::load("cpu");
-        p->init(0, warp_size);
-        reg.add_directory(wb::platform::build_dir() / "plugins");
-        if (with_test_plugins) reg.add_directory(wb::platform::build_dir() / "tests" / "plugins");
-        BOOST_REQUIRE(reg.rejections().empty());
-    }
-    std::vector<wb::result> run(const std::string& text, int repetitions = 2)
-    {
-        const wb::runner r(p, reg, {});
-        return r.run(r.plan(wb::parse_suite(text, "test.toml")), {repetitions, 1, 7, 0, 100000, 60},
-                     [](const wb::result&, const std::vector<wb::result>&) {});
-    }
-    std::shared_ptr<wb::platform> p;
-    wb::plugin_registry reg;
-};
-
-std::string describe(const wb::result& r)
-{
-    return r.family + "/" + r.variant + " " + wb::params_text(r.family_params, r.tunables) + ": " + r.message;
-}
-
 BOOST_DATA_TEST_CASE(every_variant_is_verified_at_awkward_sizes, boost::unit_test::data::make({32, 64}), warp)
 {
     cpu_run c(warp, false);
-    std::string names;
-    for (const auto* v : c.reg.of_family("reduce")) names += (names.empty() ? "" : ",") + std::string(v->variant());
-    BOOST_REQUIRE_EQUAL(names, "atomic,blocked_atomic,blocked_serial,blocked_tree,chunked,library,strided,tree,"
+    BOOST_REQUIRE_EQUAL(c.variants("reduce"), "atomic,blocked_atomic,blocked_serial,blocked_tree,chunked,library,strided,tree,"
                                "tree_two_stage,unrolled,wavefront");
 
     const auto results = c.run(R"(

@@ -6,6 +6,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "core/random.h"
+#include "reference/conv.h"
 #include "reference/reduce.h"
 #include "reference/simd_kernels.hpp"
 
@@ -69,6 +70,34 @@ BOOST_AUTO_TEST_CASE(oracle_is_not_fooled_by_order)
     BOOST_CHECK_EQUAL(wb::ref::sum_i32(v.data(), v.size()), a);
     v[100] += 1;
     BOOST_CHECK_NE(wb::ref::sum_i32(v.data(), v.size()), a);
+}
+
+BOOST_AUTO_TEST_CASE(conv_equals_its_oracle_at_every_edge_case)
+{
+    for (size_t n : {0ul, 1ul, 7ul, 300ul, 4099ul, 70000ul})
+        for (size_t m : {1ul, 3ul, 17ul, 257ul}) {
+            const auto in = random_ints(n, n * 31 + m), k = random_ints(m, m + 5);
+            std::vector<int32_t> want(n), got(n, 0x5a5a5a5a);
+            wb::ref::conv_i32_scalar(in.data(), n, k.data(), m, want.data());
+            for (unsigned threads : {1u, 0u}) {
+                BOOST_TEST_CONTEXT("n " << n << ", m " << m << ", threads " << threads)
+                {
+                    wb::ref::conv_i32(in.data(), n, k.data(), m, got.data(), threads);
+                    BOOST_REQUIRE(got == want);
+                }
+            }
+        }
+}
+
+BOOST_AUTO_TEST_CASE(conv_oracle_by_hand)
+{
+    const int32_t in[] = {1, 2, 3}, k[] = {10, 100, 1000};
+    int32_t out[3];
+    wb::ref::conv_i32_scalar(in, 3, k, 3, out);
+    // out[i] = in[i-1] k[0] + in[i] k[1] + in[i+1] k[2], zeros outside
+    BOOST_CHECK_EQUAL(out[0], 0 * 10 + 1 * 100 + 2 * 1000);
+    BOOST_CHECK_EQUAL(out[1], 1 * 10 + 2 * 100 + 3 * 1000);
+    BOOST_CHECK_EQUAL(out[2], 2 * 10 + 3 * 100 + 0 * 1000);
 }
 
 BOOST_AUTO_TEST_CASE(stream_read_sees_every_word)

@@ -99,8 +99,8 @@ static const wb_kernel kernels[] = {
     wb::when(wb::kernel("conv_tiled<8>", conv_tiled<8>, "block_size"), "outputs", 8),
     wb::when(wb::kernel("conv_tiled<16>", conv_tiled<16>, "block_size"), "outputs", 16)};
 static const wb_tunable tunables[] = {
-    wb::tunable_pow2("block_size", 128, 32, 1024, "work-items per work-group"),
-    {"outputs", 8, outputs_allowed, 3, 0, 0, 0, "consecutive outputs per work-item (R)"}};
+    wb::tunable_pow2("block_size", 64, 32, 1024, "work-items per work-group"),
+    {"outputs", 16, outputs_allowed, 3, 0, 0, 0, "consecutive outputs per work-item (R)"}};
 
 WB_PLUGIN({.family = "conv",
            .variant = "tiled",
