@@ -14,6 +14,7 @@
 #include <ctime>
 #include <iomanip>
 #include <iostream>
+#include <set>
 
 namespace wb {
 extern const char* const tool_version;
@@ -246,8 +247,10 @@ int cmd_run(const platform_options& po, const run_options& o, const std::string&
               << (ctx.settings.min_time_s > 0 ? " and " + std::to_string(ctx.settings.min_time_s).substr(0, 4) + " s" : "")
               << " after " << ctx.settings.warmup << " warm-up, seed " << ctx.settings.seed << "\n"
               << "platform " << device_line(*p) << "\n";
+    std::set<std::string> used; // the ceilings this suite's families report against
+    for (const auto& cfg : configs) used.insert(cfg.plug->fam->metric.ceiling);
     for (const auto& [k, v] : c)
-        if (k == "read_bandwidth")
+        if (used.count(k))
             std::cout << "ceiling " << k << " " << std::fixed << std::setprecision(2) << v.value << std::defaultfloat << " "
                       << v.unit << " (" << v.what << ", " << v.measured << ")\n";
     std::cout << "\n";
