@@ -188,6 +188,7 @@ struct run_options {
     int repetitions = 0;
     int warmup = -1;
     double min_time_s = -1;
+    int verify_every = 0;
     bool no_ceilings = false;
     bool reprobe = false;
     bool amd_static = false;
@@ -229,7 +230,8 @@ int cmd_run(const platform_options& po, const run_options& o, const std::string&
                     s.seed,
                     o.min_time_s >= 0 ? o.min_time_s : s.min_time_s,
                     s.max_samples,
-                    s.max_time_s};
+                    s.max_time_s,
+                    o.verify_every > 0 ? o.verify_every : s.verify_every};
     ctx.rejected = reg.rejections();
     ctx.started = utc_now();
     const run_settings& st = ctx.settings;
@@ -340,6 +342,10 @@ int main(int argc, char** argv)
     run->add_option("--min-time", ro.min_time_s,
                     "keep measuring until this many seconds of device time are in (overrides the suite's min_time_s)")
         ->check(CLI::Range(0.0, 3600.0));
+    run->add_option("--verify-every", ro.verify_every,
+                    "after the first runs (warm-up, each input copy twice), compare every Nth run's output with the "
+                    "reference; 1 checks every run (overrides the suite's verify_every, default 10)")
+        ->check(CLI::Range(1, 1000000));
     run->add_flag("--no-ceilings", ro.no_ceilings, "do not probe or report the fraction of the machine's ceiling");
     run->add_flag("--reprobe", ro.reprobe, "measure the machine's ceilings again instead of using the cached ones");
     run->add_flag("--amd-static", ro.amd_static,

@@ -83,6 +83,8 @@ nlohmann::json result_json(const result& r, const std::string& unit, const std::
             {"note", r.note.empty() ? nlohmann::json() : nlohmann::json(r.note)},
             {"seeds", r.seeds},
             {"input_sets", r.input_sets},
+            {"runs", r.runs},
+            {"runs_checked", r.runs_checked},
             {"time_ms", measured ? nlohmann::json(r.time_ms.median) : nlohmann::json()},
             {"time_ms_stats", measured ? stats_json(r.time_ms) : nlohmann::json()},
             {"wall_ms", measured ? nlohmann::json(r.wall_ms.median) : nlohmann::json()},
@@ -150,7 +152,8 @@ nlohmann::json results_document(const run_context& ctx, const std::vector<result
               {"warmup", ctx.settings.warmup},
               {"min_time_s", ctx.settings.min_time_s},
               {"max_samples", ctx.settings.max_samples},
-              {"max_time_s", ctx.settings.max_time_s}}},
+              {"max_time_s", ctx.settings.max_time_s},
+              {"verify_every", ctx.settings.verify_every}}},
             {"plugins_rejected", rejected},
             {"results", rows}};
 }

@@ -64,6 +64,7 @@ struct result {
     std::string note;        // what the plugin resolved itself
     std::vector<uint64_t> seeds; // of the datasets the runs alternate between
     int input_sets = 1;
+    int runs = 0, runs_checked = 0; // runs made (warm-up included), and those compared with the reference
     summary time_ms, wall_ms;
     double prepare_ms = 0;
     double metric_value = 0;
@@ -82,6 +83,7 @@ struct run_settings {
     double min_time_s = 0;
     int max_samples = 100000;
     double max_time_s = 60;
+    int verify_every = 10; // after the first checks (warm-up, each input set twice), check every Nth run
 };
 
 class runner {

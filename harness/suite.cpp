@@ -62,10 +62,11 @@ struct parser {
             else if (key == "min_time_s") s.min_time_s = real(v, key, 0, 3600);
             else if (key == "max_samples") s.max_samples = int(integer(v, key, 1, 100000000));
             else if (key == "max_time_s") s.max_time_s = real(v, key, 0.001, 86400);
+            else if (key == "verify_every") s.verify_every = int(integer(v, key, 1, 1000000));
             else
                 throw suite_error(pos(k), "unknown key '" + key +
                                               "' in [suite] (known: name, description, repetitions, warmup, seed, "
-                                              "min_time_s, max_samples, max_time_s)");
+                                              "min_time_s, max_samples, max_time_s, verify_every)");
         }
     }
 

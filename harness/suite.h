@@ -56,6 +56,7 @@ struct suite {
     double min_time_s = 0;
     int max_samples = 100000;
     double max_time_s = 60;
+    int verify_every = 10;
     std::vector<benchmark_spec> benchmarks;
 };
 

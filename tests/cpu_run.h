@@ -17,10 +17,10 @@ struct cpu_run {
         if (with_test_plugins) reg.add_directory(wb::platform::build_dir() / "tests" / "plugins");
         BOOST_REQUIRE(reg.rejections().empty());
     }
-    std::vector<wb::result> run(const std::string& text, int repetitions = 2)
+    std::vector<wb::result> run(const std::string& text, int repetitions = 2, int verify_every = 10)
     {
         const wb::runner r(p, reg, {});
-        return r.run(r.plan(wb::parse_suite(text, "test.toml")), {repetitions, 1, 7, 0, 100000, 60},
+        return r.run(r.plan(wb::parse_suite(text, "test.toml")), {repetitions, 1, 7, 0, 100000, 60, verify_every},
                      [](const wb::result&, const std::vector<wb::result>&) {});
     }
     std::string variants(const std::string& family) const

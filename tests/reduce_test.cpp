@@ -94,11 +94,31 @@ BOOST_AUTO_TEST_CASE(a_wrong_value_fails_verification_naming_the_element)
 BOOST_AUTO_TEST_CASE(every_run_is_verified_not_only_the_first)
 {
     cpu_run c(64, true);
-    const auto r = c.run(one + "test_first_run_only\"]\n");
+    const auto r = c.run(one + "test_goes_silent\"]\n");
     BOOST_REQUIRE_EQUAL(r.size(), 1u);
     BOOST_CHECK(r[0].st == wb::status::failed);
     BOOST_TEST_INFO(r[0].message);
     BOOST_CHECK_NE(r[0].message.find("run 2 (0x5a poison"), std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(after_the_first_runs_every_tenth_is_checked_and_every_run_is_poisoned)
+{
+    // One warm-up, then every run up to 1 + 2 x input_sets is checked, then runs 10, 20, ... (from
+    // 0). Silent from run 41 on (index 41): the next checked run is index 50, the 51st.
+    cpu_run c(64, true);
+    const std::string text = one + "test_goes_silent\"]\ncorrect_runs = 41\n";
+    const auto tenth = c.run(text, 60);
+    BOOST_REQUIRE_EQUAL(tenth.size(), 1u);
+    BOOST_REQUIRE_LE(1 + 2 * tenth[0].input_sets, 41);
+    BOOST_CHECK(tenth[0].st == wb::status::failed);
+    BOOST_TEST_INFO(tenth[0].message);
+    BOOST_CHECK_NE(tenth[0].message.find("run 51 ("), std::string::npos);
+    BOOST_CHECK_EQUAL(tenth[0].runs, 51);
+    BOOST_CHECK_EQUAL(tenth[0].runs_checked, 1 + 2 * tenth[0].input_sets + 6 - (1 + 2 * tenth[0].input_sets + 9) / 10);
+    const auto every = c.run(text, 60, 1);
+    BOOST_TEST_INFO(every[0].message);
+    BOOST_CHECK_NE(every[0].message.find("run 42 ("), std::string::npos);
+    BOOST_CHECK_EQUAL(every[0].runs_checked, 42);
 }
 
 BOOST_AUTO_TEST_CASE(a_plugin_that_replays_an_earlier_answer_fails)
