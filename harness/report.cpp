@@ -217,18 +217,22 @@ std::pair<std::string, std::string> resources_text(const result& r)
 
 void print_amd_static(std::ostream& os, const std::vector<result>& results)
 {
-    // One line per plugin, kernel and launch; a column per AMD target: VGPRs and waves per SIMD.
+    // One line per plugin, kernel and launch (block size, dynamic LDS), in the order they ran; a
+    // column per AMD target: VGPRs and waves per SIMD.
     std::vector<std::string> targets;
-    std::map<std::string, std::map<std::string, std::string>> rows;
+    std::vector<std::pair<std::string, std::map<std::string, std::string>>> rows;
     std::string missing;
     for (const auto& r : results)
         for (const auto& k : r.kernels) {
             if (!k.amd_missing.empty()) missing = k.amd_missing;
             if (!k.amd) continue;
-            const std::string row = r.family + "/" + r.variant + " " + k.name + " @" + std::to_string(k.block_size);
+            const std::string row = r.family + "/" + r.variant + " " + k.name + " @" + std::to_string(k.block_size) +
+                                    (k.dynamic_lds_bytes > 0 ? " +" + std::to_string(k.dynamic_lds_bytes) + " B" : "");
+            auto it = std::find_if(rows.begin(), rows.end(), [&](const auto& x) { return x.first == row; });
+            if (it == rows.end()) it = rows.insert(rows.end(), {row, {}});
             for (const auto& a : *k.amd) {
                 if (std::find(targets.begin(), targets.end(), a.k.target) == targets.end()) targets.push_back(a.k.target);
-                rows[row][a.k.target] = std::to_string(a.k.vgprs) + "v " +
+                it->second[a.k.target] = std::to_string(a.k.vgprs) + "v " +
                                         (a.occupancy ? std::to_string(a.occupancy->waves) + "/" +
                                                            std::to_string(a.occupancy->max_waves) + "w"
                                                      : "?");
@@ -241,7 +245,7 @@ void print_amd_static(std::ostream& os, const std::vector<result>& results)
     std::sort(targets.begin(), targets.end());
     size_t w = 6;
     for (const auto& [row, _] : rows) w = std::max(w, row.size());
-    os << "\nAMD static figures (VGPRs, waves per SIMD over the maximum) at each configuration's launch:\n";
+    os << "\nAMD static figures (VGPRs, waves per SIMD over the maximum) at each launch (block size, + dynamic LDS):\n";
     os << std::string(w, ' ');
     for (const auto& t : targets) os << "  " << std::string(std::max<int>(0, 11 - int(t.size())), ' ') << t;
     os << "\n";

@@ -9,7 +9,6 @@ mkdir -p "$out"
 wb=build/bin/wavebench
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem,power.limit --format=csv \
     >"$out/device.txt" 2>&1
-git log -1 --format='%H %cI' >>"$out/device.txt" 2>/dev/null
 $wb --version >>"$out/device.txt"
 $wb probe --platform nvidia --out "$out/probe.json" 2>&1 | tee "$out/probe.txt"
 for suite in "$@"; do
