@@ -483,11 +483,16 @@ result runner::run_config(const config& c, group_data& g, const run_settings& se
     auto ms_since = [](clock::time_point t0) { return std::chrono::duration<double, std::milli>(clock::now() - t0).count(); };
     bool prepared = false;
     std::vector<double> times, walls;
+    auto settle = [&](const char* what) { // untimed set-up counts until its device work is done
+        stream.sync();
+        platform::check(platform_->api().stream_sync(nullptr), what);
+    };
     try {
         prepared = true; // from here on, release: a failed or declined prepare may hold half its state
         if (d.prepare) {
             const auto t0 = clock::now();
             const int32_t st = d.prepare(&args);
+            if (st == WB_OK) settle("waiting for the plugin's prepare");
             r.prepare_ms = ms_since(t0);
             if (st == WB_SKIP) {
                 r.st = status::skipped;
@@ -518,6 +523,7 @@ result runner::run_config(const config& c, group_data& g, const run_settings& se
             if (d.bind && bound != set) { // the plugin's own layout of these inputs, untimed
                 const auto t0 = clock::now();
                 if (d.bind(&args) != WB_OK) throw std::runtime_error("bind failed: " + utf8(message));
+                settle("waiting for the plugin's bind");
                 if (bound == size_t(-1)) r.prepare_ms += ms_since(t0);
                 bound = set;
             }

@@ -21,6 +21,7 @@ template <class T> struct dbuf {
     explicit dbuf(size_t n, int fill = 0) : n(n)
     {
         BOOST_REQUIRE_EQUAL(hipMalloc(&p, n * sizeof(T)), hipSuccess);
+        BOOST_REQUIRE_EQUAL(reinterpret_cast<uintptr_t>(p) % 256, 0u); // the plugin ABI promises it (conv/tiled relies on it)
         BOOST_REQUIRE_EQUAL(hipMemset(p, fill, n * sizeof(T)), hipSuccess);
     }
     ~dbuf() { (void)hipFree(p); }

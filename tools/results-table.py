@@ -52,6 +52,18 @@ def speedup(best, base, r):
     return f"{best[base]['time_ms'] / r['time_ms']:.2f}" if base in best else "-"
 
 
+def amd_cell(kernel, targets):
+    """The kernel's AMD figures at the launch it ran with: VGPRs and waves per SIMD over the maximum, per target."""
+    by = {a["target"]: a for a in (kernel or {}).get("amd_static") or []}
+    cells = []
+    for t in targets:
+        a = by.get(t)
+        occ = a and a.get("occupancy")
+        cells.append(f"{a['vgprs']}, {occ['waves_per_simd']}/{occ['max']}" + (f" ({occ['limiter']})" if occ['waves_per_simd'] < occ['max'] else "")
+                     if occ else "-")
+    return " · ".join(cells)
+
+
 def main():
     doc = json.load(open(sys.argv[1]))
     probe = json.load(open(sys.argv[2])) if len(sys.argv) > 2 else None
@@ -59,7 +71,8 @@ def main():
     spec = dev.get("spec_bandwidth_gbs") or 0
     print(f"# {doc['suite']['name']} on {dev['name']}\n")
     print(f"- device: {dev['name']} ({dev['arch']}, {dev['multiprocessors']} multiprocessors, "
-          f"{dev['memory_bytes'] / 2**30:.0f} GiB); spec bandwidth {spec:.0f} GB/s (memory clock x bus width)")
+          f"{dev['memory_bytes'] / 2**30:.0f} GiB)" +
+          (f"; spec bandwidth {spec:.0f} GB/s (memory clock x bus width)" if spec else ""))
     print(f"- run: {doc['started']}, wavebench {doc['tool_version']}, platform {doc['platform']}, "
           f"`{doc['command']}`")
     s = doc["suite"]
@@ -86,10 +99,13 @@ def main():
         bandwidth = unit == "GB/s" and spec > 0
         library = any(r["speedup_vs_library"] for r in best.values())
         base = baseline_of(rows)
-        size = f" int32 ({4 * shared['n'] / 2**20:.0f} MiB)" if "n" in shared else ""
+        mib = 4 * shared.get("n", 0) / 2**20
+        size = (f" int32 ({mib:.0f} MiB)" if mib >= 10 else f" int32 ({mib:.3g} MiB)") if "n" in shared else ""
         print(f"\n## {family} {label(shared)}{size}: each variant's fastest configuration\n")
+        targets = sorted({a["target"] for r in best.values() for k in r["kernels"] for a in (k.get("amd_static") or [])})
         head = ["variant", "best configuration", "time", "wall", unit] + (["of spec"] if bandwidth else []) + \
-            ["of ceiling", f"x {base or 'baseline'}"] + (["x library"] if library else []) + ["regs", "occupancy"]
+            ["of ceiling", f"x {base or 'baseline'}"] + (["x library"] if library else []) + ["regs", "occupancy"] + \
+            ([f"AMD at this launch: VGPRs, waves/SIMD ({', '.join(targets)})"] if targets else [])
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))
         for r in sorted(best.values(), key=lambda r: r["time_ms"]):
@@ -99,10 +115,11 @@ def main():
             regs = str(k["registers"]) if k and k["registers"] is not None else "-"
             v = r["metric"]["value"]
             frac = f"{100 * r['fraction_of_ceiling']:.1f}%" if r["fraction_of_ceiling"] is not None else "-"
-            cells = [r["variant"], cfg, fmt_ms(r["time_ms"]), fmt_ms(r["wall_ms"]), f"{v:.0f}"] + \
+            cells = [r["variant"], cfg, fmt_ms(r["time_ms"]), fmt_ms(r["wall_ms"]), f"{v:.0f}" if v >= 100 else f"{v:.3g}"] + \
                 ([f"{100 * v / spec:.1f}%"] if bandwidth else []) + \
                 [frac, speedup(best, base, r)] + \
-                ([f"{r['speedup_vs_library'] or 0:.2f}"] if library else []) + [regs, occ]
+                ([f"{r['speedup_vs_library'] or 0:.2f}"] if library else []) + [regs, occ] + \
+                ([amd_cell(k, targets)] if targets else [])
             print("| " + " | ".join(cells) + " |")
 
     # Speedup over the baseline of each variant's fastest configuration, one row per problem.

@@ -66,7 +66,7 @@ typedef struct wb_args {
     void* stream;                // hipStream_t of the plugin's platform
     const wb_param* params;      // family parameters first, then every tunable (defaults filled)
     uint32_t n_params;
-    const void* const* in;       // device input buffers, in the family's order
+    const void* const* in;       // device input buffers, in the family's order; every buffer starts on a 256-byte boundary
     uint32_t n_in;
     void* const* out;            // device output buffers, in the family's order
     void* const* host_out;       // host mirrors of `out`: a plugin with `finish` writes these
