@@ -257,11 +257,7 @@ int cmd_run(const platform_options& po, const run_options& o, const std::string&
                       << v.unit << " (" << v.what << ", " << v.measured << ")\n";
     std::cout << "\n";
 
-    std::string unit;
-    for (const auto& cfg : configs)
-        if (unit.empty()) unit = cfg.plug->fam->metric.unit;
-    console_table table(std::cout, configs, unit);
-    table.header();
+    console_table table(std::cout, configs);
     const auto results = r.run(configs, ctx.settings, [&](const result& res, const std::vector<result>& all) {
         table.row(res);
         try {

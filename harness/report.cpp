@@ -183,12 +183,12 @@ std::string format_ms(double ms)
     return buf;
 }
 
-console_table::console_table(std::ostream& os, const std::vector<config>& planned, std::string metric_unit)
-    : os_(os), unit_(std::move(metric_unit))
+console_table::console_table(std::ostream& os, const std::vector<config>& planned) : os_(os)
 {
     for (const auto& c : planned) {
         variant_w_ = std::max(variant_w_, c.plug->name().size());
         params_w_ = std::max(params_w_, params_text(c.family_params, c.tunables).size());
+        units_[c.plug->fam->name] = c.plug->fam->metric.unit;
     }
 }
 
@@ -270,6 +270,13 @@ void console_table::header()
 
 void console_table::row(const result& r)
 {
+    // A header before the first row and wherever the metric's unit changes (families differ).
+    if (const std::string& unit = units_[r.family]; !headed_ || unit != unit_) {
+        if (headed_) os_ << "\n";
+        unit_ = unit;
+        headed_ = true;
+        header();
+    }
     const std::string name = r.family + "/" + r.variant, params = params_text(r.family_params, r.tunables);
     const auto [regs, occ] = resources_text(r);
     char buf[1024];

@@ -39,14 +39,16 @@ void print_amd_static(std::ostream& os, const std::vector<result>& results);
 /// The console table, printed a row at a time as results arrive.
 class console_table {
 public:
-    console_table(std::ostream& os, const std::vector<config>& planned, std::string metric_unit);
-    void header();
-    void row(const result& r);
+    console_table(std::ostream& os, const std::vector<config>& planned);
+    void row(const result& r); // a header first, and again where the metric's unit changes
 
 private:
+    void header();
     std::ostream& os_;
     size_t variant_w_ = 7, params_w_ = 6;
+    std::map<std::string, std::string> units_; // per family
     std::string unit_;
+    bool headed_ = false;
 };
 
 } // namespace wb
