@@ -189,6 +189,7 @@ struct run_options {
     int warmup = -1;
     double min_time_s = -1;
     int verify_every = 0;
+    bool dry_run = false;
     bool no_ceilings = false;
     bool reprobe = false;
     bool amd_static = false;
@@ -211,10 +212,21 @@ int cmd_run(const platform_options& po, const run_options& o, const std::string&
     const plugin_registry reg = load_plugins(p->name(), po.plugin_dirs);
     warn_rejections(reg);
 
-    const ceilings c = o.no_ceilings ? ceilings{} : get_ceilings(p, o.reprobe);
+    const ceilings c = o.no_ceilings || o.dry_run ? ceilings{} : get_ceilings(p, o.reprobe);
     runner r(p, reg, c);
     r.set_amd_static(o.amd_static);
     const std::vector<config> configs = r.plan(s, o.filter);
+    if (o.dry_run) {
+        size_t skips = 0;
+        for (const auto& cfg : configs) {
+            std::cout << cfg.plug->name() << " " << params_text(cfg.family_params, cfg.tunables)
+                      << (cfg.skip.empty() ? "" : "  (skipped: " + cfg.skip + ")") << "\n";
+            skips += !cfg.skip.empty();
+        }
+        std::cout << "\n" << configs.size() << " configurations (" << skips << " to be skipped) in " << o.suite_file
+                  << " on " << p->name() << "; nothing run\n";
+        return exit_ok;
+    }
 
     run_context ctx;
     ctx.command = command;
@@ -342,6 +354,7 @@ int main(int argc, char** argv)
                     "after the first runs (warm-up, each input copy twice), compare every Nth run's output with the "
                     "reference; 1 checks every run (overrides the suite's verify_every, default 10)")
         ->check(CLI::Range(1, 1000000));
+    run->add_flag("--dry-run", ro.dry_run, "list the configurations the suite expands to on this platform, and run nothing");
     run->add_flag("--no-ceilings", ro.no_ceilings, "do not probe or report the fraction of the machine's ceiling");
     run->add_flag("--reprobe", ro.reprobe, "measure the machine's ceilings again instead of using the cached ones");
     run->add_flag("--amd-static", ro.amd_static,

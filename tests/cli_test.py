@@ -65,10 +65,26 @@ class Cli(unittest.TestCase):
                 self.assertTrue(r["verified"])
                 self.assertIsNone(r["error"])
                 self.assertEqual(r["time_ms_stats"]["samples"], 2)
+                self.assertEqual(r["runs"], 3)  # one warm-up, two measured: all checked (the first runs)
+                self.assertEqual(r["runs_checked"], 3)
                 self.assertEqual(r["metric"]["unit"], {"reduce": "GB/s", "conv": "GMAC/s"}[r["family"]])
                 self.assertIsNotNone(r["fraction_of_ceiling"])
                 self.assertIsNotNone(r["speedup_vs_baseline"])
             self.assertIn("read_bandwidth", doc["ceilings"])
+
+    def test_every_suite_in_the_tree_plans_on_cpu(self):
+        suites = sorted(f for f in os.listdir(os.path.join(SOURCE, "suites")) if f.endswith(".toml"))
+        self.assertIn("conv-gpu.toml", suites)
+        for f in suites:
+            p = wb("run", os.path.join("suites", f), "--platform", "cpu", "--dry-run")
+            self.assertEqual(p.returncode, 0, f + ": " + p.stdout + p.stderr)
+            m = re.search(r"^(\d+) configurations \((\d+) to be skipped\) in suites/" + re.escape(f) + " on cpu; nothing run$",
+                          p.stdout, re.M)
+            self.assertTrue(m, f + ": " + p.stdout[-500:])
+            self.assertEqual(int(m.group(1)), len([l for l in p.stdout.split("\n")[:-3] if l]), f)
+        p = wb("run", "suites/conv-edges.toml", "--platform", "cpu", "--dry-run")
+        self.assertIn("648 configurations (0 to be skipped)", p.stdout)
+        self.assertIn("conv/tiled m=257 n=1000003 block_size=256 outputs=8\n", p.stdout)
 
     def test_warp_size_32_is_visible_in_the_results(self):
         with tempfile.TemporaryDirectory() as d:
