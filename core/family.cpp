@@ -6,6 +6,7 @@ namespace wb {
 
 const family& reduce_family();
 const family& conv_family();
+const family& converge_family();
 
 size_t elem_size(elem e)
 {
@@ -51,9 +52,23 @@ int64_t get_int(const param_map& p, const std::string& name)
     return std::get<int64_t>(it->second);
 }
 
+double get_real(const param_map& p, const std::string& name)
+{
+    auto it = p.find(name);
+    if (it == p.end()) throw std::logic_error("parameter '" + name + "' missing");
+    return std::get<double>(it->second);
+}
+
+const std::string& get_string(const param_map& p, const std::string& name)
+{
+    auto it = p.find(name);
+    if (it == p.end()) throw std::logic_error("parameter '" + name + "' missing");
+    return std::get<std::string>(it->second);
+}
+
 const std::vector<family>& families()
 {
-    static const std::vector<family> all = {reduce_family(), conv_family()};
+    static const std::vector<family> all = {reduce_family(), conv_family(), converge_family()};
     return all;
 }
 

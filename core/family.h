@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -39,6 +40,8 @@ using value = std::variant<int64_t, double, std::string>;
 using param_map = std::map<std::string, value>;
 std::string to_string(const value& v);
 int64_t get_int(const param_map& p, const std::string& name);
+double get_real(const param_map& p, const std::string& name);
+const std::string& get_string(const param_map& p, const std::string& name);
 
 struct param_spec {
     std::string name;
@@ -81,6 +84,10 @@ struct family {
     void (*generate)(const param_map&, uint64_t seed, std::vector<host_buffer>& inputs);
     /// Computes the expected outputs (already shaped).
     void (*reference)(const param_map&, const std::vector<host_buffer>& inputs, std::vector<host_buffer>& expected);
+    /// Optional: a model's predicted speedup of `variant` over the baseline on these inputs, from
+    /// the family parameters and the variant's tunables, on wavefronts of `warp_size` lanes.
+    std::optional<double> (*model)(const param_map&, std::string_view variant, const std::vector<host_buffer>& inputs,
+                                   unsigned warp_size) = nullptr;
 };
 
 const std::vector<family>& families();

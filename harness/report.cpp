@@ -1,10 +1,11 @@
 #include "harness/report.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
-#include <map>
 #include <fstream>
+#include <iomanip>
+#include <map>
 #include <ostream>
 
 namespace wb {
@@ -97,6 +98,7 @@ nlohmann::json result_json(const result& r, const std::string& unit, const std::
             {"fraction_of_ceiling", opt(r.fraction_of_ceiling)},
             {"speedup_vs_baseline", opt(r.speedup_vs_baseline)},
             {"speedup_vs_library", opt(r.speedup_vs_library)},
+            {"model_speedup", opt(r.model_speedup)},
             {"kernels", kernels}};
 }
 
@@ -296,7 +298,9 @@ void console_table::row(const result& r)
                       format_ms(r.wall_ms.median).c_str(), metric, frac, base, lib, regs.c_str(), occ.c_str(),
                       r.st == status::verified ? (r.noisy ? "ok (noisy)" : "ok") : to_string(r.st));
     }
-    os_ << buf << "\n";
+    os_ << buf;
+    if (r.model_speedup) os_ << "  model " << std::fixed << std::setprecision(2) << *r.model_speedup << "x" << std::defaultfloat;
+    os_ << "\n";
     if (r.st != status::verified) os_ << "    " << to_string(r.st) << ": " << r.message << "\n";
     os_.flush();
 }

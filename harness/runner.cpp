@@ -591,6 +591,11 @@ result runner::run_config(const config& c, group_data& g, const run_settings& se
         if (auto it = ceilings_.find(fam.metric.ceiling); it != ceilings_.end() && it->second.value > 0)
             r.fraction_of_ceiling = r.metric_value / it->second.value;
         r.noisy = r.time_ms.rel_stddev > 0.02;
+        if (fam.model) {
+            param_map all = c.family_params;
+            all.insert(c.tunables.begin(), c.tunables.end());
+            r.model_speedup = fam.model(all, r.variant, g.data.front().inputs, unsigned(platform_->device().warp_size));
+        }
     }
     return r;
 }

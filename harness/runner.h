@@ -69,6 +69,7 @@ struct result {
     double prepare_ms = 0;
     double metric_value = 0;
     std::optional<double> fraction_of_ceiling, speedup_vs_baseline, speedup_vs_library;
+    std::optional<double> model_speedup; // the family's model's prediction of speedup_vs_baseline
     std::vector<kernel_report> kernels;
     bool noisy = false;      // relative stddev of the kernel time over 2%
 };

@@ -33,4 +33,12 @@ struct imad_kernel {
     template <class Arch> size_t operator()(Arch, int32_t seed, size_t iterations, int32_t* sink) const;
 };
 
+/// Lanes [begin, end) of the converge family's folds (wavebench/converge.h): both paths computed
+/// for every lane and selected, with fused multiply-adds rounded once (as on the GPUs).
+struct converge_kernel {
+    template <class Arch>
+    void operator()(Arch, const uint32_t* bits, uint32_t lanes, uint32_t iterations, int branch_len,
+                    int nonbranch_len, uint32_t* out, uint32_t begin, uint32_t end) const;
+};
+
 } // namespace wb::ref::detail

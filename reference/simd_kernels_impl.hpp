@@ -5,7 +5,11 @@
 
 #include <xsimd/xsimd.hpp>
 
+#include "wavebench/converge.h"
+
 #include <algorithm>
+#include <cmath>
+#include <type_traits>
 
 namespace wb::ref::detail {
 
@@ -107,6 +111,81 @@ template <class Arch> size_t imad_kernel::operator()(Arch, int32_t seed, size_t 
     return iterations * 8 * batch::size;
 }
 
+/// a * b + c rounded once: the instruction where this translation unit has it, else std::fma per
+/// element (exact too, slowly). xsimd 8.1's fma is a * b + c rounded twice on these targets.
+template <class Arch>
+inline xsimd::batch<float, Arch> fma_exact(xsimd::batch<float, Arch> a, xsimd::batch<float, Arch> b,
+                                           xsimd::batch<float, Arch> c)
+{
+#if defined(__AVX512F__)
+    if constexpr (std::is_same_v<Arch, xsimd::avx512f>) return _mm512_fmadd_ps(a, b, c);
+#endif
+#if defined(__AVX2__) && defined(__FMA__)
+    if constexpr (std::is_same_v<Arch, xsimd::fma3<xsimd::avx2>>) return _mm256_fmadd_ps(a, b, c);
+#endif
+    constexpr size_t w = xsimd::batch<float, Arch>::size;
+    alignas(64) float x[w], y[w], z[w];
+    a.store_aligned(x);
+    b.store_aligned(y);
+    c.store_aligned(z);
+    for (size_t j = 0; j < w; ++j) x[j] = std::fma(x[j], y[j], z[j]);
+    return xsimd::batch<float, Arch>::load_aligned(x);
+}
+
+template <class Arch>
+void converge_kernel::operator()(Arch, const uint32_t* bits, uint32_t lanes, uint32_t iterations, int branch_len,
+                                 int nonbranch_len, uint32_t* out, uint32_t begin, uint32_t end) const
+{
+    using fb = xsimd::batch<float, Arch>;
+    using ub = xsimd::batch<uint32_t, Arch>;
+    using ib = xsimd::batch<int32_t, Arch>;
+    constexpr uint32_t w = uint32_t(fb::size);
+    namespace cv = wb::converge;
+    auto scalar = [&](uint32_t lane) {
+        uint32_t acc = 0;
+        for (uint32_t i = 0; i < iterations; ++i) {
+            float v = cv::start(lane, i);
+            const bool t = cv::taken(bits, lanes, lane, i);
+            for (int k = 0; k < branch_len; ++k) v = t ? std::fma(v, cv::t_mul, cv::t_add) : std::fma(v, cv::f_mul, cv::f_add);
+            for (int k = 0; k < nonbranch_len; ++k) v = std::fma(v, cv::n_mul, cv::n_add);
+            uint32_t u;
+            std::memcpy(&u, &v, 4);
+            acc += u;
+        }
+        out[lane] = acc;
+    };
+    alignas(64) uint32_t idx[w];
+    for (uint32_t j = 0; j < w; ++j) idx[j] = j;
+    const ub offsets = ub::load_aligned(idx);
+    uint32_t lane = begin;
+    for (; lane + w <= end; lane += w) {
+        const ub l = ub(lane) + offsets;
+        ub acc(0u);
+        for (uint32_t i = 0; i < iterations; ++i) {
+            // The start value, as cv::start computes it, w lanes at a time.
+            ub h = (l * ub(0x9e3779b1u)) ^ ub((i + 0x7f4a7c15u) * 0x85ebca77u);
+            h ^= h >> 15;
+            h *= ub(0x2c1b3c6du);
+            h ^= h >> 12;
+            h *= ub(0x297a2d39u);
+            h ^= h >> 15;
+            const fb x = xsimd::to_float(xsimd::bitwise_cast<ib>(h >> 8)) * fb(1.0f / 16777216.0f);
+            const ub word = ub::load_unaligned(bits + uint64_t(i / 32) * lanes + lane);
+            const auto t = xsimd::bool_cast(xsimd::bitwise_cast<ib>((word >> (i % 32)) & ub(1u)) != ib(0));
+            fb vt = x, vf = x;
+            for (int k = 0; k < branch_len; ++k) {
+                vt = fma_exact(vt, fb(cv::t_mul), fb(cv::t_add));
+                vf = fma_exact(vf, fb(cv::f_mul), fb(cv::f_add));
+            }
+            fb v = xsimd::select(t, vt, vf);
+            for (int k = 0; k < nonbranch_len; ++k) v = fma_exact(v, fb(cv::n_mul), fb(cv::n_add));
+            acc += xsimd::bitwise_cast<ub>(v);
+        }
+        acc.store_unaligned(out + lane);
+    }
+    for (; lane < end; ++lane) scalar(lane);
+}
+
 } // namespace wb::ref::detail
 
 #define WB_REF_INSTANTIATE(ARCH)                                                                   \
@@ -114,4 +193,6 @@ template <class Arch> size_t imad_kernel::operator()(Arch, int32_t seed, size_t 
     template uint64_t wb::ref::detail::stream_read_kernel::operator()<ARCH>(ARCH, const void*, size_t) const; \
     template void wb::ref::detail::conv_i32_kernel::operator()<ARCH>(ARCH, const int32_t*, size_t, const int32_t*, \
                                                                      size_t, int32_t*, size_t, size_t) const;     \
-    template size_t wb::ref::detail::imad_kernel::operator()<ARCH>(ARCH, int32_t, size_t, int32_t*) const;
+    template size_t wb::ref::detail::imad_kernel::operator()<ARCH>(ARCH, int32_t, size_t, int32_t*) const;     \
+    template void wb::ref::detail::converge_kernel::operator()<ARCH>(ARCH, const uint32_t*, uint32_t, uint32_t, int, \
+                                                                     int, uint32_t*, uint32_t, uint32_t) const;

@@ -45,14 +45,14 @@ class Cli(unittest.TestCase):
             out = os.path.join(d, "r.json")
             p = wb("run", "suites/quick.toml", "--platform", "cpu", "--out", out, "--repetitions", "2", "--warmup", "1")
             self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-            self.assertIn("28 verified, 0 failed verification, 0 errors, 2 skipped", p.stdout)
+            self.assertIn("32 verified, 0 failed verification, 0 errors, 2 skipped", p.stdout)
             doc = load(out)
             fields = schema_fields()
             for k in fields["Top level"]:
                 self.assertIn(k, doc, "top-level field " + k)
             self.assertTrue(doc["complete"])
             self.assertEqual(doc["platform"], "cpu")
-            self.assertEqual(len(doc["results"]), 30)
+            self.assertEqual(len(doc["results"]), 34)
             for r in doc["results"]:
                 for k in fields["Result"]:
                     self.assertIn(k, r, "result field " + k)
@@ -67,8 +67,13 @@ class Cli(unittest.TestCase):
                 self.assertEqual(r["time_ms_stats"]["samples"], 2)
                 self.assertEqual(r["runs"], 3)  # one warm-up, two measured: all checked (the first runs)
                 self.assertEqual(r["runs_checked"], 3)
-                self.assertEqual(r["metric"]["unit"], {"reduce": "GB/s", "conv": "GMAC/s"}[r["family"]])
-                self.assertIsNotNone(r["fraction_of_ceiling"])
+                self.assertEqual(r["metric"]["unit"], {"reduce": "GB/s", "conv": "GMAC/s", "converge": "GFMA/s"}[r["family"]])
+                if r["family"] == "converge":  # no FMA ceiling is probed; the model's prediction instead
+                    self.assertIsNone(r["fraction_of_ceiling"])
+                    self.assertIsNotNone(r["model_speedup"])
+                else:
+                    self.assertIsNotNone(r["fraction_of_ceiling"])
+                    self.assertIsNone(r["model_speedup"])
                 self.assertIsNotNone(r["speedup_vs_baseline"])
             self.assertIn("read_bandwidth", doc["ceilings"])
 
@@ -109,12 +114,12 @@ class Cli(unittest.TestCase):
         self.assertEqual(sorted(x["variant"] for x in doc["plugins"] if x["family"] == "conv"),
                          ["clamped", "conditional", "padded", "tiled"])
         for x in doc["plugins"]:
-            self.assertTrue(x["summary"] and x["seed"].startswith({"reduce": "001", "conv": "000"}[x["family"]]))
+            self.assertTrue(x["summary"] and x["seed"].startswith({"reduce": "001", "conv": "000", "converge": "002"}[x["family"]]))
             self.assertEqual(x["platform"], "cpu")
             if x["variant"] != "library":  # the library's kernels are its own
                 self.assertTrue(x["kernels"])
                 self.assertIn("block_size", [t["name"] for t in x["tunables"]])
-        self.assertEqual(sorted(x["variant"] for x in doc["plugins"] if x["baseline"]), ["atomic", "conditional"])
+        self.assertEqual(sorted(x["variant"] for x in doc["plugins"] if x["baseline"]), ["atomic", "baseline", "conditional"])
 
     def test_a_bad_suite_names_file_line_and_column(self):
         with tempfile.TemporaryDirectory() as d:

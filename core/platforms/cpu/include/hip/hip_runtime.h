@@ -5,6 +5,8 @@
 // synchronous). What is supported and how it deviates from a GPU: ../../README.md.
 #pragma once
 
+#include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -170,6 +172,9 @@ inline int __ffs(int x) { return __builtin_ffs(x); }
 inline int __ffsll(long long x) { return __builtin_ffsll(x); }
 inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(unsigned(x)); }
 inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+inline unsigned __float_as_uint(float x) { return std::bit_cast<unsigned>(x); }
+inline float __uint_as_float(unsigned x) { return std::bit_cast<float>(x); }
+using std::fmaf; // rounded once, as on the GPUs
 
 // Warp collectives. Lanes of one wavefront that reach the same call site together form one
 // collective; lanes that have exited, or are elsewhere, are inactive (see the README).

@@ -1,0 +1,144 @@
+// Family `converge` (seed 002): lanes each run `iterations` loop iterations with a divergent
+// branch inside (path T or F, branch_len dependent fused multiply-adds, then nonbranch_len more);
+// the problem itself is in wavebench/converge.h. The variants reorder the iterations so that
+// lanes taking the same path run together; the result, a sum of the values' bits, does not depend
+// on the order, so every variant must match the reference bit for bit.
+#include "core/family.h"
+#include "core/random.h"
+#include "reference/converge.h"
+#include "wavebench/converge.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace wb {
+
+namespace {
+
+namespace cv = wb::converge;
+
+uint32_t lanes_of(const param_map& p) { return uint32_t(get_int(p, "lanes")); }
+uint32_t iterations_of(const param_map& p) { return uint32_t(get_int(p, "iterations")); }
+
+std::string check(const param_map& p)
+{
+    const std::string& pattern = get_string(p, "pattern");
+    const double prob = get_real(p, "p");
+    if (pattern != "random" && pattern != "biased" && pattern != "alternating" && pattern != "advanceable")
+        return "pattern '" + pattern + "' is not one of random, biased, alternating, advanceable";
+    if (!(prob >= 0 && prob <= 1)) return "p must be in 0..1";
+    if (pattern == "advanceable" && prob > 0.5)
+        return "p, the advanceable fraction, is at most 0.5: an advanced iteration takes its neighbour with it";
+    return "";
+}
+
+std::vector<buffer_shape> inputs(const param_map& p)
+{
+    return {{"branches", elem::u32, size_t(cv::words(lanes_of(p), iterations_of(p)))}};
+}
+
+std::vector<buffer_shape> outputs(const param_map& p) { return {{"folds", elem::u32, size_t(lanes_of(p))}}; }
+
+/// A uniform double in [0, 1) from a counter.
+double unit(uint64_t x) { return double(mix64(x) >> 11) * 0x1.0p-53; }
+
+void generate(const param_map& p, uint64_t seed, std::vector<host_buffer>& in)
+{
+    const uint32_t lanes = lanes_of(p), iterations = iterations_of(p);
+    const std::string& pattern = get_string(p, "pattern");
+    const double prob = get_real(p, "p");
+    auto bits = in[0].as<uint32_t>();
+    std::fill(bits.begin(), bits.end(), 0u);
+    const uint64_t base = mix64(seed);
+    std::vector<bool> row(iterations);
+    std::vector<uint8_t> tokens;
+    for (uint32_t lane = 0; lane < lanes; ++lane) {
+        const uint64_t ls = mix64(base ^ (uint64_t(lane) << 20)); // this lane's stream
+        if (pattern == "random" || pattern == "biased") {
+            // biased: each lane takes T with probability p or 1 - p, chosen per lane
+            const double q = pattern == "random" || (ls & 1) ? prob : 1 - prob;
+            for (uint32_t i = 0; i < iterations; ++i) row[i] = unit(ls + 1 + i) < q;
+        } else if (pattern == "alternating") { // T, F, T, ... from a random phase per lane
+            for (uint32_t i = 0; i < iterations; ++i) row[i] = ((i + (ls & 1)) & 1) == 0;
+        } else {
+            // advanceable: exactly round(p x iterations) pairs of differing neighbours as the
+            // advance variant scans them (greedily from the start), the rest single iterations
+            // whose successor takes the same path; tokens shuffled per lane.
+            const uint32_t pairs = std::min(iterations / 2, uint32_t(std::lround(prob * iterations)));
+            tokens.assign(iterations - 2 * pairs, 0);
+            tokens.insert(tokens.end(), pairs, 1);
+            for (size_t k = tokens.size(); k > 1; --k) std::swap(tokens[k - 1], tokens[mix64(ls + k) % k]);
+            bool v = ls & 2;
+            uint32_t i = 0;
+            for (size_t k = 0; k < tokens.size(); ++k) {
+                if (tokens[k]) {
+                    row[i++] = v;
+                    row[i++] = !v;
+                    v = mix64(ls ^ (k << 32)) & 1; // the next token starts anywhere
+                } else {
+                    row[i++] = v; // the next token starts on the same path
+                }
+            }
+        }
+        for (uint32_t i = 0; i < iterations; ++i)
+            if (row[i]) bits[uint64_t(i / 32) * lanes + lane] |= 1u << (i % 32);
+    }
+}
+
+void reference(const param_map& p, const std::vector<host_buffer>& in, std::vector<host_buffer>& out)
+{
+    ref::converge_f32(in[0].as<uint32_t>().data(), lanes_of(p), iterations_of(p), int(get_int(p, "branch_len")),
+                      int(get_int(p, "nonbranch_len")), out[0].as<uint32_t>().data());
+}
+
+double multiply_adds(const param_map& p)
+{
+    return double(lanes_of(p)) * iterations_of(p) * double(get_int(p, "branch_len") + get_int(p, "nonbranch_len"));
+}
+
+std::optional<double> model(const param_map& p, std::string_view variant, const std::vector<host_buffer>& in,
+                            unsigned warp_size)
+{
+    const auto s = ref::strategy_of(variant);
+    if (!s) return std::nullopt;
+    const uint32_t* bits = in[0].as<uint32_t>().data();
+    const int bl = int(get_int(p, "branch_len")), nbl = int(get_int(p, "nonbranch_len"));
+    const int relief = p.count("relief") ? int(get_int(p, "relief")) : 0;
+    const double base =
+        ref::count_steps(bits, lanes_of(p), iterations_of(p), warp_size, ref::strategy::baseline).instructions(bl, nbl);
+    const double mine = ref::count_steps(bits, lanes_of(p), iterations_of(p), warp_size, *s, relief).instructions(bl, nbl);
+    return mine > 0 ? base / mine : 1.0;
+}
+
+} // namespace
+
+const family& converge_family()
+{
+    static const family f{
+        .name = "converge",
+        .summary = "a divergent branch in a loop: lanes x iterations, paths of dependent FMAs, order-free fold",
+        .seed = "002 software SIMD branch convergence (loop postpone, loop advance)",
+        .baseline = "baseline",
+        .library = "",
+        .params = {{"lanes", int64_t(65536), 1, int64_t(1) << 26, "work-items, one per lane"},
+                   {"iterations", int64_t(64), 1, 65536, "loop iterations per lane"},
+                   {"branch_len", int64_t(8), 0, 65536, "dependent FMAs in each branch path"},
+                   {"nonbranch_len", int64_t(8), 0, 65536, "dependent FMAs after the branch, every iteration"},
+                   {"pattern", std::string("random"), 0, 0,
+                    "branch directions: random (T with probability p), biased (per lane p or 1 - p), "
+                    "alternating (T, F, ... from a random phase), advanceable (fraction p, at most 0.5, of "
+                    "iterations the advance variant can pair up)"},
+                   {"p", 0.5, 0, 0, "probability (random, biased) or advanceable fraction (advanceable)"}},
+        .metric = {"multiply_adds", "GFMA/s", 1e9, "", multiply_adds},
+        .tolerance = 0,
+        .check = check,
+        .inputs = inputs,
+        .outputs = outputs,
+        .generate = generate,
+        .reference = reference,
+        .model = model,
+    };
+    return f;
+}
+
+} // namespace wb

@@ -1,0 +1,49 @@
+// converge/postpone_majority: loop postpone, majority first (seed 002). Each lane keeps its own
+// next iteration. Every step the wavefront votes (ballot + popcount) and runs only the path most
+// of its pending lanes want; the others keep their iteration for a later step. Every `relief`-th
+// step the minority path runs instead, so that no lane starves.
+#include "converge_common.h"
+
+using namespace converge;
+
+__global__ void converge_postpone_majority(problem p, int relief)
+{
+    const uint32_t lane = blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t i = lane < p.lanes ? 0 : p.iterations, fold = 0;
+    for (int step = 1; __any(i < p.iterations); ++step) {
+        const bool pending = i < p.iterations, t = pending && cv::taken(p.bits, p.lanes, lane, i);
+        const int nt = __popcll(__ballot(t)), nf = __popcll(__ballot(pending)) - nt;
+        bool run_t = nt >= nf;
+        if (relief > 0 && step % relief == 0 && (run_t ? nf : nt) > 0) run_t = !run_t;
+        if (pending && t == run_t) {
+            float v = cv::start(lane, i);
+            if (run_t) v = path_t(v, p.branch_len); // the same for the whole wavefront
+            else v = path_f(v, p.branch_len);
+            fold += finish(v, p.nonbranch_len);
+            ++i;
+        }
+    }
+    if (lane < p.lanes) p.folds[lane] = fold;
+}
+
+static void run(wb_args* a)
+{
+    const problem p = of(a);
+    const long long block = wb::param(a, "block_size");
+    hipLaunchKernelGGL(converge_postpone_majority, dim3(unsigned(wb::ceil_div(p.lanes, block))), dim3(unsigned(block)),
+                       0, wb::stream(a), p, int(wb::param(a, "relief")));
+    HIP_CHECK(hipGetLastError());
+}
+
+static const wb_kernel kernels[] = {wb::kernel("converge_postpone_majority", converge_postpone_majority, "block_size")};
+static const wb_tunable tunables[] = {
+    converge::block_size,
+    wb::tunable_range("relief", 8, 0, 1 << 20, "every relief-th step runs the minority path (0: never)")};
+
+WB_PLUGIN({.family = "converge",
+           .variant = "postpone_majority",
+           .summary = "loop postpone: each step runs the path most pending lanes want; the minority every K steps",
+           .seed = "002: loop postpone, majority first (__ballot, __popc)",
+           .kernels = kernels,
+           .tunables = tunables,
+           .run = run})

@@ -1,0 +1,151 @@
+// The converge reference (run-time ISA choice, threads over lanes), its scalar oracle, and the
+// SIMD-step model.
+#include "converge.h"
+#include "simd_kernels.hpp"
+#include "wavebench/converge.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+namespace wb::ref {
+
+namespace {
+using archs = xsimd::arch_list<xsimd::avx512f, xsimd::fma3<xsimd::avx2>, xsimd::sse2>;
+namespace cv = wb::converge;
+} // namespace
+
+void converge_f32(const uint32_t* bits, uint32_t lanes, uint32_t iterations, int branch_len, int nonbranch_len,
+                  uint32_t* out, unsigned threads)
+{
+    static auto dispatched = xsimd::dispatch<archs>(detail::converge_kernel{});
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    const uint32_t chunk = std::max<uint32_t>(256, ((lanes + threads - 1) / threads + 63) / 64 * 64);
+    std::vector<std::thread> pool;
+    for (uint32_t begin = chunk; begin < lanes; begin += chunk)
+        pool.emplace_back([=] {
+            dispatched(bits, lanes, iterations, branch_len, nonbranch_len, out, begin, std::min(lanes, begin + chunk));
+        });
+    dispatched(bits, lanes, iterations, branch_len, nonbranch_len, out, 0u, std::min(lanes, chunk));
+    for (auto& t : pool) t.join();
+}
+
+__attribute__((optimize("no-tree-vectorize"))) void converge_f32_scalar(const uint32_t* bits, uint32_t lanes,
+                                                                       uint32_t iterations, int branch_len,
+                                                                       int nonbranch_len, uint32_t* out)
+{
+    for (uint32_t lane = 0; lane < lanes; ++lane) {
+        uint32_t acc = 0;
+        for (uint32_t i = 0; i < iterations; ++i) {
+            float v = cv::start(lane, i);
+            if (cv::taken(bits, lanes, lane, i))
+                for (int k = 0; k < branch_len; ++k) v = std::fma(v, cv::t_mul, cv::t_add);
+            else
+                for (int k = 0; k < branch_len; ++k) v = std::fma(v, cv::f_mul, cv::f_add);
+            for (int k = 0; k < nonbranch_len; ++k) v = std::fma(v, cv::n_mul, cv::n_add);
+            uint32_t u;
+            std::memcpy(&u, &v, 4);
+            acc += u;
+        }
+        out[lane] = acc;
+    }
+}
+
+std::optional<strategy> strategy_of(std::string_view variant)
+{
+    if (variant == "baseline") return strategy::baseline;
+    if (variant == "postpone_majority") return strategy::postpone_majority;
+    if (variant == "postpone_roundrobin") return strategy::postpone_roundrobin;
+    if (variant == "advance") return strategy::advance;
+    return std::nullopt;
+}
+
+simd_steps count_steps(const uint32_t* bits, uint32_t lanes, uint32_t iterations, unsigned width, strategy s,
+                       int relief, std::vector<uint64_t>* trace)
+{
+    if (width == 0 || width > 64) throw std::invalid_argument("wavefront width must be 1..64");
+    simd_steps r;
+    std::vector<uint32_t> next(width);
+    for (uint32_t first = 0; first < lanes; first += width) {
+        const unsigned n = unsigned(std::min<uint32_t>(width, lanes - first));
+        auto taken = [&](unsigned j, uint32_t i) { return cv::taken(bits, lanes, first + j, i); };
+        auto ran = [&](uint64_t mask) { // one branch execution by these lanes
+            ++r.branch;
+            r.active_lanes += std::popcount(mask);
+            if (trace && first == 0) trace->push_back(mask);
+        };
+        std::fill(next.begin(), next.end(), 0u); // each lane's next iteration
+        if (s == strategy::baseline) {
+            for (uint32_t i = 0; i < iterations; ++i, ++r.loop, ++r.nonbranch) {
+                uint64_t t = 0, f = 0;
+                for (unsigned j = 0; j < n; ++j) (taken(j, i) ? t : f) |= uint64_t(1) << j;
+                if (t) ran(t);
+                if (f) ran(f);
+            }
+            continue;
+        }
+        bool want_t = false; // round-robin: path F first (the seed's Fig. 1c)
+        for (int64_t step = 1;; ++step) {
+            uint64_t pending = 0, t = 0;
+            for (unsigned j = 0; j < n; ++j)
+                if (next[j] < iterations) {
+                    pending |= uint64_t(1) << j;
+                    if (taken(j, next[j])) t |= uint64_t(1) << j;
+                }
+            if (!pending) break;
+            ++r.loop;
+            const uint64_t f = pending & ~t;
+            if (s == strategy::advance) { // a T slot, then an F slot, each with the non-branch code
+                uint64_t do_t = 0, do_f = 0;
+                for (unsigned j = 0; j < n; ++j) {
+                    if (!(pending >> j & 1)) continue;
+                    const bool c0 = t >> j & 1;
+                    if (next[j] + 1 < iterations && taken(j, next[j] + 1) != c0) { // modes 1 and 2
+                        do_t |= uint64_t(1) << j;
+                        do_f |= uint64_t(1) << j;
+                        next[j] += 2;
+                    } else { // mode 0
+                        (c0 ? do_t : do_f) |= uint64_t(1) << j;
+                        next[j] += 1;
+                    }
+                }
+                if (do_t) ran(do_t), ++r.nonbranch;
+                if (do_f) ran(do_f), ++r.nonbranch;
+                continue;
+            }
+            bool run_t;
+            if (s == strategy::postpone_majority) {
+                const int nt = std::popcount(t), nf = std::popcount(f);
+                run_t = nt >= nf;
+                if (relief > 0 && step % relief == 0 && (run_t ? nf : nt) > 0) run_t = !run_t; // relieve the minority
+            } else {
+                if (!((want_t ? t : f))) want_t = !want_t; // nobody wants this path: switch at once
+                run_t = want_t;
+                want_t = !want_t;
+            }
+            const uint64_t go = run_t ? t : f;
+            ran(go);
+            ++r.nonbranch;
+            for (unsigned j = 0; j < n; ++j)
+                if (go >> j & 1) ++next[j];
+        }
+    }
+    return r;
+}
+
+std::vector<uint32_t> branch_bits(const std::vector<std::string_view>& lanes)
+{
+    const uint32_t n = uint32_t(lanes.size()), iterations = n ? uint32_t(lanes[0].size()) : 0;
+    std::vector<uint32_t> bits(cv::words(n, iterations), 0u);
+    for (uint32_t l = 0; l < n; ++l) {
+        if (lanes[l].size() != iterations) throw std::invalid_argument("every lane needs the same iterations");
+        for (uint32_t i = 0; i < iterations; ++i)
+            if (lanes[l][i] == 'T') bits[uint64_t(i / 32) * n + l] |= 1u << (i % 32);
+    }
+    return bits;
+}
+
+} // namespace wb::ref
