@@ -10,13 +10,14 @@ using namespace converge;
 __global__ void converge_advance(problem p)
 {
     const uint32_t lane = blockIdx.x * blockDim.x + threadIdx.x;
+    directions dir(p, lane < p.lanes ? lane : 0);
     uint32_t i = lane < p.lanes ? 0 : p.iterations, fold = 0;
     while (__any(i < p.iterations)) {
         bool do_t = false, do_f = false;
         uint32_t it_t = i, it_f = i, next = i;
         if (i < p.iterations) {
-            const bool t0 = cv::taken(p.bits, p.lanes, lane, i);
-            if (i + 1 < p.iterations && cv::taken(p.bits, p.lanes, lane, i + 1) != t0) { // modes 1 and 2
+            const bool t0 = dir.taken(i);
+            if (i + 1 < p.iterations && dir.taken(i + 1) != t0) { // modes 1 and 2
                 do_t = do_f = true;
                 it_t = t0 ? i : i + 1;
                 it_f = t0 ? i + 1 : i;

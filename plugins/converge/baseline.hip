@@ -9,10 +9,11 @@ __global__ void converge_baseline(problem p)
 {
     const uint32_t lane = blockIdx.x * blockDim.x + threadIdx.x;
     if (lane >= p.lanes) return;
+    directions dir(p, lane);
     uint32_t fold = 0;
     for (uint32_t i = 0; i < p.iterations; ++i) {
         float v = cv::start(lane, i);
-        if (cv::taken(p.bits, p.lanes, lane, i)) v = path_t(v, p.branch_len);
+        if (dir.taken(i)) v = path_t(v, p.branch_len);
         else v = path_f(v, p.branch_len);
         fold += finish(v, p.nonbranch_len);
     }

@@ -26,6 +26,23 @@ inline problem of(const wb_args* a)
             int(wb::param(a, "branch_len")), int(wb::param(a, "nonbranch_len"))};
 }
 
+/// A lane's branch directions, read a word (32 iterations) at a time: the load is paid once per
+/// 32 iterations, not on every test.
+struct directions {
+    const uint32_t* bits;
+    uint32_t lanes, lane, index = ~0u, word = 0;
+
+    __device__ directions(const problem& p, uint32_t lane) : bits(p.bits), lanes(p.lanes), lane(lane) {}
+    __device__ bool taken(uint32_t i)
+    {
+        if (i / 32 != index) {
+            index = i / 32;
+            word = bits[uint64_t(index) * lanes + lane];
+        }
+        return (word >> (i % 32)) & 1u;
+    }
+};
+
 __device__ inline float path_t(float v, int len)
 {
     for (int k = 0; k < len; ++k) v = fmaf(v, cv::t_mul, cv::t_add);

@@ -9,10 +9,14 @@ using namespace converge;
 __global__ void converge_postpone_majority(problem p, int relief)
 {
     const uint32_t lane = blockIdx.x * blockDim.x + threadIdx.x;
+    directions dir(p, lane < p.lanes ? lane : 0);
     uint32_t i = lane < p.lanes ? 0 : p.iterations, fold = 0;
-    for (int step = 1; __any(i < p.iterations); ++step) {
-        const bool pending = i < p.iterations, t = pending && cv::taken(p.bits, p.lanes, lane, i);
-        const int nt = __popcll(__ballot(t)), nf = __popcll(__ballot(pending)) - nt;
+    for (int step = 1;; ++step) {
+        const bool pending = i < p.iterations;
+        const unsigned long long waiting = __ballot(pending);
+        if (!waiting) break;
+        const bool t = pending && dir.taken(i);
+        const int nt = __popcll(__ballot(t)), nf = __popcll(waiting) - nt;
         bool run_t = nt >= nf;
         if (relief > 0 && step % relief == 0 && (run_t ? nf : nt) > 0) run_t = !run_t;
         if (pending && t == run_t) {

@@ -9,10 +9,11 @@ using namespace converge;
 __global__ void converge_postpone_roundrobin(problem p)
 {
     const uint32_t lane = blockIdx.x * blockDim.x + threadIdx.x;
+    directions dir(p, lane < p.lanes ? lane : 0);
     uint32_t i = lane < p.lanes ? 0 : p.iterations, fold = 0;
     bool want_t = false; // F first, as the seed's Fig. 1c
     while (__any(i < p.iterations)) {
-        const bool pending = i < p.iterations, t = pending && cv::taken(p.bits, p.lanes, lane, i);
+        const bool pending = i < p.iterations, t = pending && dir.taken(i);
         if (!__any(pending && t == want_t)) want_t = !want_t;
         if (pending && t == want_t) {
             float v = cv::start(lane, i);
