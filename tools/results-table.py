@@ -48,8 +48,12 @@ def baseline_of(rows):
 
 
 def speedup(best, base, r):
-    """Against the baseline's fastest configuration of the same problem, across the suite's benchmarks."""
-    return f"{best[base]['time_ms'] / r['time_ms']:.2f}" if base in best else "-"
+    """Against the baseline's fastest configuration of the same problem, across the suite's benchmarks;
+    with the family's model's prediction in brackets where it has one."""
+    if base not in best:
+        return "-"
+    model = f" ({r['model_speedup']:.2f})" if r.get("model_speedup") is not None else ""
+    return f"{best[base]['time_ms'] / r['time_ms']:.2f}{model}"
 
 
 def amd_cell(kernel, targets):
@@ -128,7 +132,9 @@ def main():
         variants = sorted({v for g in fam for v in fastest(g[2])})
         if len(fam) < 2:
             continue
-        print(f"\n## {family}: each variant's fastest configuration, time relative to the baseline's (x faster)\n")
+        modelled = any(r.get("model_speedup") is not None for g in fam for r in g[2])
+        print(f"\n## {family}: each variant's fastest configuration, time relative to the baseline's (x faster)"
+              + (", the model's prediction in brackets" if modelled else "") + "\n")
         print("| problem | " + " | ".join(variants) + " |")
         print("|---|" + "---|" * len(variants))
         for _, shared, rows in fam:
