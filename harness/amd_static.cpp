@@ -22,6 +22,7 @@ namespace {
 struct reader {
     boost::dll::shared_library lib;
     char* (*inspect)(const char*, char**) = nullptr;
+    char* (*inspect_isa)(const char*, char**) = nullptr;
     void (*release)(char*) = nullptr;
 };
 
@@ -40,6 +41,7 @@ const reader& the_reader()
             throw std::runtime_error("cannot load " + path.string() + ": " + (why ? why : ec.message()));
         }
         x.inspect = &x.lib.get<char*(const char*, char**)>(WB_AMD_INSPECT_ENTRY);
+        x.inspect_isa = &x.lib.get<char*(const char*, char**)>(WB_AMD_INSPECT_ISA_ENTRY);
         x.release = &x.lib.get<void(char*)>(WB_AMD_FREE_ENTRY);
         return x;
     }();
@@ -54,11 +56,11 @@ int number(const json& j, const char* key, int fallback = 0)
 
 } // namespace
 
-std::vector<amd_kernel_figures> read_amd_kernels(const fs::path& file)
+std::vector<amd_kernel_figures> read_amd_kernels(const fs::path& file, bool instructions)
 {
     const reader& r = the_reader();
     char* error = nullptr;
-    std::unique_ptr<char, void (*)(char*)> text(r.inspect(file.c_str(), &error), r.release);
+    std::unique_ptr<char, void (*)(char*)> text((instructions ? r.inspect_isa : r.inspect)(file.c_str(), &error), r.release);
     if (!text) {
         const std::string why = error ? error : "unknown error";
         r.release(error);
@@ -81,6 +83,9 @@ std::vector<amd_kernel_figures> read_amd_kernels(const fs::path& file)
             f.max_workgroup = number(k, "max_flat_workgroup_size", 1024);
             f.lds_bytes = number(k, "group_segment_fixed_size");
             f.scratch_bytes = number(k, "private_segment_fixed_size");
+            if (const auto it = k.find("instructions"); it != k.end() && it->is_array())
+                f.instructions = it->get<std::vector<std::string>>();
+            f.instructions_missing = k.value("instructions_missing", std::string());
             out.push_back(std::move(f));
         }
     std::sort(out.begin(), out.end(), [](const amd_kernel_figures& a, const amd_kernel_figures& b) {

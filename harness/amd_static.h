@@ -24,11 +24,14 @@ struct amd_kernel_figures {
     int vgprs = 0, agprs = 0, sgprs = 0, vgpr_spills = 0, sgpr_spills = 0;
     int wave_size = 64, max_workgroup = 1024;
     int64_t lds_bytes = 0, scratch_bytes = 0;
+    std::vector<std::string> instructions; // the disassembly, when read with it
+    std::string instructions_missing;      // why there is none, when asked for
 };
 
 /// Reads every AMD code object in `file` (a hipcc-built .so, a bundle, a code object) through
-/// libwavebench_amd_inspect.so. Throws std::runtime_error with the reason.
-std::vector<amd_kernel_figures> read_amd_kernels(const std::filesystem::path& file);
+/// libwavebench_amd_inspect.so, with each kernel's disassembly when `instructions`. Throws
+/// std::runtime_error with the reason.
+std::vector<amd_kernel_figures> read_amd_kernels(const std::filesystem::path& file, bool instructions = false);
 
 /// "_ZN6reduce18reduce_tree_groupsEPKiPim" -> "reduce_tree_groups"; other symbols unchanged.
 std::string kernel_base_name(const std::string& symbol);

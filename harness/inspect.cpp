@@ -1,12 +1,14 @@
 #include "harness/inspect.h"
 
 #include "harness/amd_static.h"
+#include "harness/isa_mix.h"
 #include "harness/platform.h"
 #include "harness/report.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <set>
 
 namespace wb {
@@ -98,6 +100,95 @@ void print_table(std::ostream& os, const inspected& f)
     os << "\n";
 }
 
+std::string mix_header(const char* first, const char* second)
+{
+    char line[256];
+    std::snprintf(line, sizeof line, "  %-9s %-30s", first, second);
+    std::string h = line;
+    for (size_t c = 0; c < isa_classes; ++c) {
+        std::snprintf(line, sizeof line, " %7s", to_string(isa_class(c)));
+        h += line;
+    }
+    std::snprintf(line, sizeof line, " %7s %7s", "exec", "total");
+    return h + line;
+}
+
+std::string mix_row(const std::string& target, const std::string& what, const isa_counts& m, bool sign = false)
+{
+    char line[256];
+    const std::string w = what.size() <= 30 ? what : what.substr(0, 29) + "~";
+    std::snprintf(line, sizeof line, "  %-9s %-30s", target.c_str(), w.c_str());
+    std::string r = line;
+    const char* f = sign ? " %+7lld" : " %7lld";
+    for (size_t c = 0; c < isa_classes; ++c) {
+        std::snprintf(line, sizeof line, f, m.by_class[c]);
+        r += line;
+    }
+    std::snprintf(line, sizeof line, f, m.exec_writes);
+    r += line;
+    std::snprintf(line, sizeof line, f, m.total);
+    return r + line;
+}
+
+json mix_json(const isa_counts& m)
+{
+    json j;
+    for (size_t c = 0; c < isa_classes; ++c) j[to_string(isa_class(c))] = m.by_class[c];
+    j["exec_writes"] = m.exec_writes;
+    j["total"] = m.total;
+    return j;
+}
+
+void print_mix(std::ostream& os, const inspected& f)
+{
+    os << "  instruction mix (disassembly; classes by mnemonic, harness/isa_mix.cpp; exec: writes of the exec mask, "
+          "counted in their class too):\n"
+       << mix_header("target", "kernel") << "\n";
+    for (const auto& r : f.kernels)
+        if (r.k.instructions_missing.empty()) os << mix_row(r.k.target, r.k.name, count_mix(r.k.instructions)) << "\n";
+        else os << "  " << r.k.target << "  " << r.k.name << ": not disassembled: " << r.k.instructions_missing << "\n";
+    os << "\n";
+}
+
+/// `--pair A B`: each plugin's kernels summed per target, side by side, and B - A.
+int print_pair(std::ostream& out, const inspect_options& o, const std::vector<inspected>& all)
+{
+    std::map<std::string, std::map<std::string, isa_counts>> by; // plugin -> target -> mix
+    for (const auto& f : all)
+        for (const auto& r : f.kernels)
+            if (r.k.instructions_missing.empty()) by[f.plugin][r.k.target] += count_mix(r.k.instructions);
+    for (const auto& name : o.pair)
+        if (!by.count(name)) {
+            std::string known;
+            for (const auto& f : all)
+                if (!f.plugin.empty()) known += (known.empty() ? "" : ", ") + f.plugin;
+            throw std::invalid_argument("--pair: no AMD plugin '" + name + "' (the amd plugins here: " + known + ")");
+        }
+    const auto &a = by[o.pair[0]], &b = by[o.pair[1]];
+    if (o.json) {
+        json rows = json::array();
+        for (const auto& [target, ma] : a)
+            if (const auto it = b.find(target); it != b.end())
+                rows.push_back({{"target", target}, {o.pair[0], mix_json(ma)}, {o.pair[1], mix_json(it->second)}});
+        out << json{{"pair", o.pair}, {"targets", rows}}.dump(2) << "\n";
+        return 0;
+    }
+    out << "instruction mix, " << o.pair[0] << " (A) against " << o.pair[1] << " (B), all kernels of each, per target\n"
+        << mix_header("target", "") << "\n";
+    for (const auto& [target, ma] : a) {
+        const auto it = b.find(target);
+        if (it == b.end()) continue;
+        isa_counts d = it->second;
+        for (size_t c = 0; c < isa_classes; ++c) d.by_class[c] -= ma.by_class[c];
+        d.exec_writes -= ma.exec_writes;
+        d.total -= ma.total;
+        out << mix_row(target, "A " + o.pair[0], ma) << "\n"
+            << mix_row(target, "B " + o.pair[1], it->second) << "\n"
+            << mix_row(target, "B - A", d, true) << "\n\n";
+    }
+    return 0;
+}
+
 } // namespace
 
 int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& err)
@@ -110,7 +201,7 @@ int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& e
         inspected f{file, "", {}};
         std::vector<amd_kernel_figures> figures;
         try {
-            figures = read_amd_kernels(file);
+            figures = read_amd_kernels(file, o.isa || !o.pair.empty());
         } catch (const std::exception& e) {
             err << "error: " << file.string() << ": " << e.what() << "\n";
             errors.push_back({{"file", file.string()}, {"reason", e.what()}});
@@ -139,6 +230,8 @@ int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& e
             throw std::invalid_argument("--target " + t + ": no code object for it (the files have: " + seen + ")");
         }
 
+    if (!o.pair.empty()) return print_pair(out, o, all);
+
     std::map<std::string, std::vector<amd_kernel_report>> by_file;
     for (const auto& f : all) by_file[f.path.filename().string()] = f.kernels;
 
@@ -153,14 +246,23 @@ int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& e
         json files = json::array();
         for (const auto& f : all) {
             json kernels = json::array();
-            for (const auto& r : f.kernels) kernels.push_back(to_json(r));
+            for (const auto& r : f.kernels) {
+                kernels.push_back(to_json(r));
+                if (o.isa)
+                    kernels.back()["isa_mix"] = r.k.instructions_missing.empty()
+                                                    ? mix_json(count_mix(r.k.instructions))
+                                                    : json{{"missing", r.k.instructions_missing}};
+            }
             files.push_back({{"file", f.path.string()},
                              {"plugin", f.plugin.empty() ? json(nullptr) : json(f.plugin)},
                              {"kernels", kernels}});
         }
         out << json{{"files", files}, {"errors", errors}}.dump(2) << "\n";
     } else {
-        for (const auto& f : all) print_table(out, f);
+        for (const auto& f : all) {
+            print_table(out, f);
+            if (o.isa && !f.kernels.empty()) print_mix(out, f);
+        }
         out << "block: the plugin's launch (* : the kernel's max flat workgroup size, no plugin declares it); "
                "LDS: static + dynamic bytes; waves/SIMD from wavebench's table (core/occupancy.cpp)\n";
     }

@@ -16,6 +16,8 @@ struct inspect_options {
     int block_size = 0;                   // for kernels no plugin declares (0: max flat workgroup size)
     std::string compare;                  // a baseline to compare with
     std::string write_baseline;           // where to write the baseline
+    bool isa = false;                     // also each kernel's instruction mix (disassembly)
+    std::vector<std::string> pair;        // two plugins ("family/variant"): their mixes side by side
 };
 
 /// Returns the exit status: 0, 1 (regressions against the baseline), 2 (a file could not be read).

@@ -385,6 +385,12 @@ int main(int argc, char** argv)
                         "compare with a resource baseline; exit status 1 on a regression (more registers, LDS, "
                         "scratch or spills, fewer waves)");
     inspect->add_option("--write-baseline", io.write_baseline, "write the figures as a baseline (make amd-baseline)");
+    inspect->add_flag("--isa", io.isa,
+                      "also disassemble each kernel and count its instructions by class (VALU, SALU, VMEM, SMEM, LDS, "
+                      "branch, waitcnt, other; exec-mask writes; total)");
+    inspect->add_option("--pair", io.pair, "two plugins, e.g. --pair reduce/atomic reduce/tree: their instruction mixes "
+                                           "per target side by side, with the difference")
+        ->expected(2);
 
     try {
         app.parse(argc, argv);

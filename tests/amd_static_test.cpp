@@ -5,8 +5,10 @@
 #include <boost/test/unit_test.hpp>
 
 #include "harness/amd_static.h"
+#include "harness/isa_mix.h"
 #include "harness/platform.h"
 
+#include <algorithm>
 #include <set>
 #include <unistd.h>
 
@@ -114,6 +116,82 @@ BOOST_AUTO_TEST_CASE(figures_of_a_hip_library_built_outside_the_plugin_system,
     BOOST_CHECK(targets.count("gfx90a") && targets.count("gfx1030"));
     BOOST_CHECK_THROW(wb::read_amd_kernels(wb::platform::build_dir() / ".." / "README.md"), std::runtime_error);
     BOOST_CHECK(wb::read_amd_kernels(wb::platform::build_dir() / "bin" / "wavebench").empty()); // no device code
+}
+
+BOOST_AUTO_TEST_CASE(instructions_are_classed_by_their_mnemonic)
+{
+    using wb::isa_class;
+    const std::pair<const char*, isa_class> known[] = {
+        {"v_fma_f32 v1, v2, v3, v4", isa_class::valu},
+        {"v_cmp_gt_i32_e32 vcc, 4, v0", isa_class::valu},
+        {"s_add_u32 s0, s0, s4", isa_class::salu},
+        {"s_and_saveexec_b64 s[0:1], vcc", isa_class::salu},
+        {"s_endpgm", isa_class::salu},
+        {"s_cbranch_execz .LBB0_2", isa_class::branch},
+        {"s_cbranch_scc1 .LBB0_4", isa_class::branch},
+        {"s_branch .LBB0_1", isa_class::branch},
+        {"s_setpc_b64 s[30:31]", isa_class::branch},
+        {"s_waitcnt vmcnt(0) lgkmcnt(0)", isa_class::waitcnt},
+        {"s_waitcnt_vscnt null, 0x0", isa_class::waitcnt},
+        {"s_load_dwordx4 s[0:3], s[4:5], 0x0", isa_class::smem},
+        {"s_buffer_load_dword s0, s[0:3], 0x10", isa_class::smem},
+        {"global_load_dword v1, v[2:3], off", isa_class::vmem},
+        {"buffer_store_dword v0, off, s[0:3], 0", isa_class::vmem},
+        {"flat_atomic_add v[0:1], v2", isa_class::vmem},
+        {"scratch_load_dword v0, off, s0", isa_class::vmem},
+        {"ds_read_b32 v1, v0", isa_class::lds},
+        {"ds_bpermute_b32 v1, v0, v2", isa_class::lds},
+        {"exp mrt0 v0, v0, v0, v0 done vm", isa_class::other},
+    };
+    for (const auto& [text, c] : known) {
+        BOOST_TEST_INFO(text);
+        BOOST_CHECK_EQUAL(int(wb::classify(text)), int(c));
+    }
+    for (const char* w : {"s_and_saveexec_b64 s[0:1], vcc", "s_mov_b64 exec, s[0:1]", "s_or_b32 exec_lo, exec_lo, s0",
+                          "s_andn2_wrexec_b64 s[2:3], s[4:5]", "v_cmpx_gt_u32_e32 s0, v0"}) {
+        BOOST_TEST_INFO(w);
+        BOOST_CHECK(wb::writes_exec(w));
+    }
+    for (const char* r : {"s_mov_b64 s[0:1], exec", "v_add_u32 v0, v1, v2", "s_cbranch_execz .LBB0_2"}) {
+        BOOST_TEST_INFO(r);
+        BOOST_CHECK(!wb::writes_exec(r));
+    }
+    const auto mix = wb::count_mix({"v_add_u32 v0, v1, v2", "s_mov_b64 exec, s[0:1]", "s_endpgm"});
+    BOOST_CHECK_EQUAL(mix[isa_class::valu], 1);
+    BOOST_CHECK_EQUAL(mix[isa_class::salu], 2);
+    BOOST_CHECK_EQUAL(mix.exec_writes, 1);
+    BOOST_CHECK_EQUAL(mix.total, 3);
+}
+
+BOOST_AUTO_TEST_CASE(a_kernel_disassembles_into_what_its_source_does, *boost::unit_test::precondition(amd_built))
+{
+    // saxpy: one guarded load-multiply-add-store; transpose_tile: LDS and a barrier.
+    bool seen = false;
+    for (const auto& k : wb::read_amd_kernels(foreign(), true)) {
+        BOOST_TEST_INFO(k.target + " " + k.name + " " + k.instructions_missing);
+        if (!k.instructions_missing.empty()) {
+            BOOST_CHECK_EQUAL(k.target, "gfx940"); // Debian's comgr (ROCm 5.2) predates it
+            continue;
+        }
+        seen = true;
+        BOOST_REQUIRE(!k.instructions.empty());
+        BOOST_CHECK_EQUAL(k.instructions.back().substr(0, 8), "s_endpgm");
+        const auto m = wb::count_mix(k.instructions);
+        BOOST_CHECK_EQUAL(m[wb::isa_class::other], 0);
+        BOOST_CHECK_GT(m[wb::isa_class::vmem], 0);
+        BOOST_CHECK_GT(m[wb::isa_class::smem], 0); // the kernel arguments
+        BOOST_CHECK_GT(m[wb::isa_class::waitcnt], 0);
+        if (k.name == "saxpy") {
+            BOOST_CHECK_EQUAL(m[wb::isa_class::lds], 0);
+            BOOST_CHECK_GE(m.exec_writes, 1); // the bounds check masks lanes off
+            BOOST_CHECK(std::any_of(k.instructions.begin(), k.instructions.end(), [](const std::string& i) {
+                return i.starts_with("v_fma") || i.starts_with("v_fmac") || i.starts_with("v_mac");
+            }));
+        } else {
+            BOOST_CHECK_GT(m[wb::isa_class::lds], 0);
+        }
+    }
+    BOOST_CHECK(seen);
 }
 
 /// A file of raw bytes, removed at scope exit.

@@ -208,6 +208,31 @@ class Cli(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("no code object for it", p.stderr)
 
+    def test_inspect_isa_counts_instructions_and_pair_compares_two_plugins(self):
+        if not os.path.exists(os.path.join(BUILD, "plugins", "amd", "converge_baseline.so")) or \
+                not os.path.exists(os.path.join(BUILD, "lib", "libwavebench_amd_inspect.so")):
+            self.skipTest("the amd platform or its inspection is not built here")
+        p = wb("inspect", "--isa", os.path.join(BUILD, "plugins", "amd", "reduce_atomic.so"), "--json")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        for k in json.loads(p.stdout)["files"][0]["kernels"]:
+            mix = k["isa_mix"]
+            if "missing" in mix:  # Debian's comgr predates gfx940
+                self.assertEqual(k["target"], "gfx940")
+                continue
+            self.assertEqual(mix["total"], sum(mix[c] for c in ("VALU", "SALU", "VMEM", "SMEM", "LDS", "branch",
+                                                                "waitcnt", "other")))
+            self.assertGreater(mix["VMEM"], 0)  # the atomic
+        p = wb("inspect", "--pair", "converge/baseline", "converge/advance", "--target", "gfx90a")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        rows = {m.group(1): [int(x) for x in m.group(2).split()]
+                for m in re.finditer(r"^  gfx90a +(A converge/baseline|B converge/advance|B - A) +([-+\d ]+)$",
+                                     p.stdout, re.M)}
+        self.assertEqual(len(rows), 3, p.stdout)
+        self.assertEqual([b - a for a, b in zip(rows["A converge/baseline"], rows["B converge/advance"])], rows["B - A"])
+        p = wb("inspect", "--pair", "converge/baseline", "converge/nothing")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("no AMD plugin 'converge/nothing'", p.stderr)
+
     def test_amd_static_figures_beside_a_cpu_run(self):
         if not os.path.exists(os.path.join(BUILD, "plugins", "amd", "reduce_tree.so")):
             self.skipTest("the amd platform is not built here")

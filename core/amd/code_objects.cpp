@@ -12,7 +12,10 @@
 #include <libelf.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstring>
+#include <map>
+#include <set>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
@@ -110,6 +113,66 @@ json field(amd_comgr_metadata_node_t map, const char* key)
     return s;
 }
 
+bool with_instructions = false; // set by wavebench_amd_inspect_isa for its call
+
+/// The disassembly of `code` (one function's bytes) by comgr, an instruction per string.
+struct disassembly {
+    span code;
+    std::vector<std::string> lines;
+    static uint64_t read(uint64_t from, char* to, uint64_t size, void* self)
+    {
+        const span c = static_cast<disassembly*>(self)->code;
+        if (from >= c.size) return 0;
+        const uint64_t n = std::min<uint64_t>(size, c.size - from);
+        std::memcpy(to, c.data + from, n);
+        return n;
+    }
+    static void print(const char* instruction, void* self)
+    {
+        std::string s(instruction);
+        const size_t b = s.find_first_not_of(" \t");
+        static_cast<disassembly*>(self)->lines.push_back(b == std::string::npos ? std::string() : s.substr(b));
+    }
+    static void annotate(uint64_t, void*) {}
+};
+
+/// Each function's instructions, by symbol name, for the symbols in `names`.
+std::map<std::string, std::vector<std::string>> instructions_of(span co, const std::string& isa,
+                                                                const std::set<std::string>& names)
+{
+    std::map<std::string, std::vector<std::string>> out;
+    amd_comgr_disassembly_info_t info{};
+    if (amd_comgr_create_disassembly_info(isa.c_str(), disassembly::read, disassembly::print, disassembly::annotate,
+                                          &info) != AMD_COMGR_STATUS_SUCCESS)
+        throw std::runtime_error("this libamd-comgr cannot disassemble " + isa);
+    elf_version(EV_CURRENT);
+    Elf* elf = elf_memory(const_cast<char*>(co.data), co.size);
+    for (Elf_Scn* scn = nullptr; elf && (scn = elf_nextscn(elf, scn));) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0) continue;
+        Elf_Data* syms = elf_getdata(scn, nullptr);
+        for (size_t i = 0; syms && i < sh.sh_size / sh.sh_entsize; ++i) {
+            GElf_Sym sym;
+            if (!gelf_getsym(syms, int(i), &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC) continue;
+            const char* name = elf_strptr(elf, sh.sh_link, sym.st_name);
+            GElf_Shdr code;
+            if (!name || !names.count(name) || !gelf_getshdr(elf_getscn(elf, sym.st_shndx), &code)) continue;
+            const uint64_t at = sym.st_value - code.sh_addr + code.sh_offset;
+            if (sym.st_value < code.sh_addr || at > co.size || sym.st_size > co.size - at) continue;
+            disassembly d{{co.data + at, sym.st_size}, {}};
+            for (uint64_t pc = 0, n = 0; pc < sym.st_size; pc += n ? n : 4) {
+                n = 0;
+                if (amd_comgr_disassemble_instruction(info, pc, &d, &n) != AMD_COMGR_STATUS_SUCCESS)
+                    d.lines.push_back("<undecodable>");
+            }
+            out[name] = std::move(d.lines);
+        }
+    }
+    if (elf) elf_end(elf);
+    amd_comgr_destroy_disassembly_info(info);
+    return out;
+}
+
 /// The kernels of one code object; `target` is its bundle entry's ("gfx90a"), or "" to ask comgr.
 json kernels_of(span code_object, std::string target)
 {
@@ -143,6 +206,26 @@ json kernels_of(span code_object, std::string target)
                                     ".kernarg_segment_size", ".uses_dynamic_stack"})
                 j[key + 1] = field(k.n, key);
             kernels.push_back(j);
+        }
+    }
+    if (with_instructions) { // a kernel's code is the function its descriptor (symbol.kd) names
+        std::set<std::string> names;
+        auto function = [](const json& k) {
+            const std::string s = k["symbol"].is_string() ? k["symbol"].get<std::string>() : "";
+            return s.size() > 3 && s.ends_with(".kd") ? s.substr(0, s.size() - 3) : s;
+        };
+        for (const auto& k : kernels) names.insert(function(k));
+        std::map<std::string, std::vector<std::string>> code;
+        std::string why;
+        try {
+            code = instructions_of(code_object, isa.empty() ? "amdgcn-amd-amdhsa--" + target : isa, names);
+        } catch (const std::exception& e) { // the other targets are still read
+            why = e.what();
+        }
+        for (auto& k : kernels) {
+            const auto it = code.find(function(k));
+            k["instructions"] = it == code.end() ? json(nullptr) : json(it->second);
+            if (it == code.end()) k["instructions_missing"] = why.empty() ? "no code for its symbol" : why;
         }
     }
     return {{"isa", isa.empty() ? json(nullptr) : json(isa)}, {"target", target}, {"kernels", kernels}};
@@ -250,6 +333,14 @@ extern "C" __attribute__((visibility("default"))) char* wavebench_amd_inspect(co
         if (error) *error = strdup(e.what());
         return nullptr;
     }
+}
+
+extern "C" __attribute__((visibility("default"))) char* wavebench_amd_inspect_isa(const char* path, char** error)
+{
+    with_instructions = true;
+    char* r = wavebench_amd_inspect(path, error);
+    with_instructions = false;
+    return r;
 }
 
 extern "C" __attribute__((visibility("default"))) void wavebench_amd_free(char* p) { std::free(p); }

@@ -2,6 +2,7 @@
 #pragma once
 
 #define WB_AMD_INSPECT_ENTRY "wavebench_amd_inspect"
+#define WB_AMD_INSPECT_ISA_ENTRY "wavebench_amd_inspect_isa"
 #define WB_AMD_FREE_ENTRY "wavebench_amd_free"
 
 extern "C" {
@@ -14,5 +15,7 @@ extern "C" {
 ///                  "sgpr_spill_count", "wavefront_size", "max_flat_workgroup_size", ...}]}]}
 /// (fields the metadata lacks are null). On failure returns null and sets *error (free it too).
 char* wavebench_amd_inspect(const char* path, char** error);
+/// The same, each kernel with "instructions": its disassembly, one instruction per string.
+char* wavebench_amd_inspect_isa(const char* path, char** error);
 void wavebench_amd_free(char* p);
 }
