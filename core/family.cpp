@@ -7,6 +7,7 @@ namespace wb {
 const family& reduce_family();
 const family& conv_family();
 const family& converge_family();
+const family& branch_family();
 
 size_t elem_size(elem e)
 {
@@ -68,7 +69,7 @@ const std::string& get_string(const param_map& p, const std::string& name)
 
 const std::vector<family>& families()
 {
-    static const std::vector<family> all = {reduce_family(), conv_family(), converge_family()};
+    static const std::vector<family> all = {reduce_family(), conv_family(), converge_family(), branch_family()};
     return all;
 }
 

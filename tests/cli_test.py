@@ -114,7 +114,7 @@ class Cli(unittest.TestCase):
         self.assertEqual(sorted(x["variant"] for x in doc["plugins"] if x["family"] == "conv"),
                          ["clamped", "conditional", "padded", "tiled"])
         for x in doc["plugins"]:
-            self.assertTrue(x["summary"] and x["seed"].startswith({"reduce": "001", "conv": "000", "converge": "002"}[x["family"]]))
+            self.assertTrue(x["summary"] and x["seed"].startswith({"reduce": "001", "conv": "000", "converge": "002", "branch": "004"}[x["family"]]))
             self.assertEqual(x["platform"], "cpu")
             if x["variant"] != "library":  # the library's kernels are its own
                 self.assertTrue(x["kernels"])

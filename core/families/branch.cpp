@@ -1,0 +1,126 @@
+// Family `branch` (seed 004): four small kernels (wavebench/branch.h), each written two ways by a
+// plugin pair; `kernel` picks the problem, `distribution` whether neighbouring elements take
+// different branches (divergent) or every 64 consecutive elements the same one (uniform, the
+// control). Outputs are exact, compared bit for bit.
+#include "core/family.h"
+#include "core/random.h"
+#include "wavebench/branch.h"
+
+#include <algorithm>
+#include <bit>
+#include <thread>
+
+namespace wb {
+
+namespace {
+
+namespace br = wb::branch;
+
+std::string check(const param_map& p)
+{
+    const std::string& k = get_string(p, "kernel");
+    if (k != "call" && k != "mode" && k != "slot" && k != "subd")
+        return "kernel '" + k + "' is not one of call, mode, slot, subd";
+    const std::string& d = get_string(p, "distribution");
+    if (d != "divergent" && d != "uniform") return "distribution '" + d + "' is not divergent or uniform";
+    return "";
+}
+
+std::vector<buffer_shape> inputs(const param_map& p) { return {{"in", elem::u32, size_t(4 * get_int(p, "n"))}}; }
+std::vector<buffer_shape> outputs(const param_map& p) { return {{"out", elem::u32, size_t(get_int(p, "n"))}}; }
+
+float unit(uint64_t x) { return float(mix64(x) >> 40) * 0x1.0p-24f; } // [0, 1), exact
+
+void generate(const param_map& p, uint64_t seed, std::vector<host_buffer>& in)
+{
+    const std::string& k = get_string(p, "kernel");
+    const bool uniform = get_string(p, "distribution") == "uniform";
+    auto w = in[0].as<uint32_t>();
+    const uint64_t base = mix64(seed);
+    const size_t n = w.size() / 4;
+    for (size_t i = 0; i < n; ++i) {
+        const uint64_t r = base + 8 * (uniform ? i / 64 : i); // what decides the branch
+        const uint64_t own = base ^ (uint64_t(i) << 24);       // what does not
+        uint32_t* e = &w[4 * i];
+        if (k == "call") {
+            e[0] = std::bit_cast<uint32_t>(unit(own + 1));
+            e[1] = std::bit_cast<uint32_t>(unit(own + 2));
+            e[2] = std::bit_cast<uint32_t>(0.5f + 0.4f * unit(own + 3));
+            e[3] = mix64(r) & 1; // the condition; f comes from e (below) so the swap matters
+            e[3] |= std::bit_cast<uint32_t>(0.5f + 0.4f * unit(own + 4)) & ~1u;
+        } else if (k == "mode") {
+            e[0] = uint32_t(mix64(r));
+            e[1] = e[2] = e[3] = 0;
+        } else if (k == "slot") {
+            e[0] = std::bit_cast<uint32_t>(2 * unit(r) - 1); // [-1, 1)
+            e[1] = e[2] = e[3] = 0;
+        } else {
+            e[0] = uint32_t(mix64(r) % 16);
+            e[1] = std::bit_cast<uint32_t>(0.5f + 0.4f * unit(own + 1));
+            e[2] = std::bit_cast<uint32_t>(0.5f + 0.4f * unit(own + 2));
+            e[3] = std::bit_cast<uint32_t>(0.5f + 0.4f * unit(own + 3));
+        }
+    }
+}
+
+/// Element i's expected output: the seed's original form of each kernel.
+uint32_t expected(const std::string& k, const uint32_t* e)
+{
+    auto f = [](uint32_t u) { return std::bit_cast<float>(u); };
+    if (k == "call") {
+        const float a = f(e[0]), b = f(e[1]), x = f(e[2]), y = f(e[3] & ~1u);
+        return std::bit_cast<uint32_t>((e[3] & 1) ? br::long_function(a, b, y, x) : br::long_function(a, b, x, y));
+    }
+    if (k == "mode") return uint32_t(br::mode_chain(e[0]));
+    if (k == "slot") return br::slot_chain(f(e[0]));
+    const uint32_t i = e[0] & 15, fn = br::subd_function[i], arg = br::subd_argument[i];
+    const float v = fn == 0 ? br::interior(arg, f(e[1]), f(e[2]), f(e[3]))
+                    : fn == 1 ? br::corner(arg, f(e[1]), f(e[2]), f(e[3]))
+                              : br::edge(arg, f(e[1]), f(e[2]), f(e[3]));
+    return std::bit_cast<uint32_t>(v);
+}
+
+void reference(const param_map& p, const std::vector<host_buffer>& in, std::vector<host_buffer>& out)
+{
+    const std::string k = get_string(p, "kernel");
+    const uint32_t* w = in[0].as<uint32_t>().data();
+    auto o = out[0].as<uint32_t>();
+    const size_t n = o.size(), threads = std::max(1u, std::thread::hardware_concurrency());
+    const size_t chunk = std::max<size_t>(4096, (n + threads - 1) / threads);
+    std::vector<std::thread> pool;
+    auto part = [&, w](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i) o[i] = expected(k, w + 4 * i);
+    };
+    for (size_t b = chunk; b < n; b += chunk) pool.emplace_back(part, b, std::min(n, b + chunk));
+    part(0, std::min(n, chunk));
+    for (auto& t : pool) t.join();
+}
+
+double elements(const param_map& p) { return double(get_int(p, "n")); }
+
+} // namespace
+
+const family& branch_family()
+{
+    static const family f{
+        .name = "branch",
+        .summary = "four small kernels, each written two ways (seed 004): if/else call, if-chain, slot, switch",
+        .seed = "004 OpenCL if-else / switch-case optimization case study",
+        .baseline = "",
+        .library = "",
+        .params = {{"n", int64_t(1) << 20, 0, int64_t(1) << 28, "elements"},
+                   {"kernel", std::string("call"), 0, 0, "call, mode, slot or subd: the problem a plugin pair solves"},
+                   {"distribution", std::string("divergent"), 0, 0,
+                    "divergent (each element decides its branch) or uniform (every 64 consecutive elements alike)"}},
+        .metric = {"elements", "Gelem/s", 1e9, "", elements},
+        .tolerance = 0,
+        .check = check,
+        .inputs = inputs,
+        .outputs = outputs,
+        .generate = generate,
+        .reference = reference,
+    };
+    return f;
+}
+
+} // namespace wb

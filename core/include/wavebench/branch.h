@@ -1,0 +1,100 @@
+// The branch family's problems (seed 004), shared by its plugins and the host reference: four
+// kernels, each written by a plugin pair in the seed's two ways. Element i has four 32-bit input
+// words w[4i..4i+3] and one output word. Floats are reinterpreted words; every result is exact
+// (fused multiply-adds, compares), so both ways must give the same bits.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#if defined(__HIPCC__) || defined(__CUDACC__)
+#define WB_BRANCH_HD __host__ __device__
+#else
+#define WB_BRANCH_HD
+#endif
+
+namespace wb::branch {
+
+// ---- call: one long function called with two arguments swapped -------------------------------
+/// "enough arithmetic to dominate": two dependent chains of 64 multiply-adds; e and f in [0.5, 0.9].
+WB_BRANCH_HD inline float long_function(float a, float b, float e, float f)
+{
+    float x = a, y = b;
+    for (int k = 0; k < 64; ++k) {
+        x = fmaf(x, e, y);
+        y = fmaf(y, f, 0.5f);
+    }
+    return x + y;
+}
+
+// ---- mode: extract_mode_index, a 14-way if / else-if chain ----------------------------------------
+/// The seed's chain over its candidateModeMemory {0x00, 0x01, 0x02, 0x06, 0x0A, 0x0E, 0x12, 0x16,
+/// 0x1A, 0x1E, 0x03, 0x07, 0x0B, 0x0F} (its mode_index is left unset when nothing matches: -1 here).
+WB_BRANCH_HD inline int mode_chain(uint32_t r)
+{
+    int mode = -1;
+    uint32_t type = r & 0x03;
+    if (type == 0x00) mode = 0;
+    else if (type == 0x01) mode = 1;
+    else {
+        type = r & 0x1f;
+        if (type == 0x02) mode = 2;
+        else if (type == 0x06) mode = 3;
+        else if (type == 0x0A) mode = 4;
+        else if (type == 0x0E) mode = 5;
+        else if (type == 0x12) mode = 6;
+        else if (type == 0x16) mode = 7;
+        else if (type == 0x1A) mode = 8;
+        else if (type == 0x1E) mode = 9;
+        else if (type == 0x03) mode = 10;
+        else if (type == 0x07) mode = 11;
+        else if (type == 0x0B) mode = 12;
+        else if (type == 0x0F) mode = 13;
+    }
+    return mode;
+}
+
+// ---- slot: calSlotIdInQuadrant6 ------------------------------------------------------------------
+// kSlotBound6's first five (scalars: a namespace-scope array is not usable in CUDA device code)
+constexpr float slot_b0 = 0.965926f, slot_b1 = 0.866025f, slot_b2 = 0.707107f, slot_b3 = 0.5f, slot_b4 = 0.258819f;
+
+/// The seed's original if / else-if chain.
+WB_BRANCH_HD inline uint32_t slot_chain(float x)
+{
+    uint32_t id = 5;
+    if (x >= slot_b0) id = 0;
+    else if (x >= slot_b1) id = 1;
+    else if (x >= slot_b2) id = 2;
+    else if (x >= slot_b3) id = 3;
+    else if (x >= slot_b4) id = 4;
+    return id;
+}
+
+// ---- subd: a 16-case switch calling one of three functions ----------------------------------------
+/// The three "vertex" functions of the SubD11 shader, as arithmetic on the element's patch
+/// (p0, p1, p2): each a chain of 24 multiply-adds whose constants depend on k.
+WB_BRANCH_HD inline float interior(uint32_t k, float p0, float p1, float p2)
+{
+    float v = p0;
+    for (int j = 0; j < 24; ++j) v = fmaf(v, p1, 0.125f * float(k + 1));
+    return v + p2;
+}
+WB_BRANCH_HD inline float corner(uint32_t k, float p0, float p1, float p2)
+{
+    float v = p1;
+    for (int j = 0; j < 24; ++j) v = fmaf(v, p2, 0.0625f * float(k + 2));
+    return v - p0;
+}
+WB_BRANCH_HD inline float edge(uint32_t k, float p0, float p1, float p2)
+{
+    float v = p2;
+    for (int j = 0; j < 24; ++j) v = fmaf(v, p0, 0.03125f * float(k + 3));
+    return v + p1;
+}
+
+/// Case i of the switch as (function, argument): 0 interior, 1 corner, 2 edge; the seed's table
+/// (host code: the reference).
+constexpr uint32_t subd_function[16] = {1, 2, 2, 1, 2, 0, 0, 2, 2, 0, 0, 2, 1, 2, 2, 1};
+constexpr uint32_t subd_argument[16] = {0, 0, 1, 1, 4, 0, 1, 6, 5, 3, 2, 7, 3, 2, 3, 2};
+
+} // namespace wb::branch

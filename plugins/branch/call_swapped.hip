@@ -1,0 +1,34 @@
+// branch/call_swapped: seed 004's first rewrite. The branch only swaps the two arguments; the
+// long function is called once, by every element together.
+#include "branch_common.h"
+
+using namespace branch;
+
+__global__ void call_swapped(const uint32_t* in, uint32_t* out, long long n)
+{
+    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const uint32_t* e = in + 4 * i;
+    float x = as_float(e[2]), y = as_float(e[3] & ~1u);
+    if (e[3] & 1) {
+        const float t = x;
+        x = y;
+        y = t;
+    }
+    out[i] = __float_as_uint(br::long_function(as_float(e[0]), as_float(e[1]), x, y));
+}
+
+static void prepare(wb_args* a) { require(a, "call"); }
+static void run(wb_args* a) { launch(a, call_swapped); }
+
+static const wb_kernel kernels[] = {wb::kernel("call_swapped", call_swapped, "block_size")};
+static const wb_tunable tunables[] = {branch::block_size};
+
+WB_PLUGIN({.family = "branch",
+           .variant = "call_swapped",
+           .summary = "kernel = call: swap the arguments first, call the long function once",
+           .seed = "004 case 1, rewritten: rename the parameters, one call outside the if",
+           .kernels = kernels,
+           .tunables = tunables,
+           .prepare = prepare,
+           .run = run})

@@ -1,0 +1,26 @@
+// branch/mode_ifchain: seed 004's second case as written, extract_mode_index's 14-way if /
+// else-if chain.
+#include "branch_common.h"
+
+using namespace branch;
+
+__global__ void mode_ifchain(const uint32_t* in, uint32_t* out, long long n)
+{
+    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = uint32_t(br::mode_chain(in[4 * i]));
+}
+
+static void prepare(wb_args* a) { require(a, "mode"); }
+static void run(wb_args* a) { launch(a, mode_ifchain); }
+
+static const wb_kernel kernels[] = {wb::kernel("mode_ifchain", mode_ifchain, "block_size")};
+static const wb_tunable tunables[] = {branch::block_size};
+
+WB_PLUGIN({.family = "branch",
+           .variant = "mode_ifchain",
+           .summary = "kernel = mode: extract_mode_index as a 14-way if / else-if chain",
+           .seed = "004 case 2: if / else-if chain (BC6H extract_mode_index)",
+           .kernels = kernels,
+           .tunables = tunables,
+           .prepare = prepare,
+           .run = run})

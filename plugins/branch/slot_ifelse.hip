@@ -1,0 +1,26 @@
+// branch/slot_ifelse: seed 004's third case as written, calSlotIdInQuadrant6 as an if / else-if
+// chain over five bounds.
+#include "branch_common.h"
+
+using namespace branch;
+
+__global__ void slot_ifelse(const uint32_t* in, uint32_t* out, long long n)
+{
+    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = br::slot_chain(as_float(in[4 * i]));
+}
+
+static void prepare(wb_args* a) { require(a, "slot"); }
+static void run(wb_args* a) { launch(a, slot_ifelse); }
+
+static const wb_kernel kernels[] = {wb::kernel("slot_ifelse", slot_ifelse, "block_size")};
+static const wb_tunable tunables[] = {branch::block_size};
+
+WB_PLUGIN({.family = "branch",
+           .variant = "slot_ifelse",
+           .summary = "kernel = slot: calSlotIdInQuadrant6 as an if / else-if chain",
+           .seed = "004 case 3: if / else-if chain",
+           .kernels = kernels,
+           .tunables = tunables,
+           .prepare = prepare,
+           .run = run})

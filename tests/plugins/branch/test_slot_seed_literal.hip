@@ -1,0 +1,35 @@
+// Test plugin: seed 004's "multiple if" rewrite of calSlotIdInQuadrant6, transcribed literally.
+// Its last three tests are chained with else, so below 0.866025 it answers differently from the
+// original (0.1: 3 instead of 5; 0.6: 1 instead of 3). Verification must fail it.
+#include "../../../plugins/branch/branch_common.h"
+
+using namespace branch;
+
+__global__ void slot_seed_literal(const uint32_t* in, uint32_t* out, long long n)
+{
+    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const float x = as_float(in[4 * i]);
+    uint32_t id = 0;
+    if (x < br::slot_b4) id++;
+    if (x < br::slot_b3) id++;
+    if (x < br::slot_b2) id++;
+    else if (x < br::slot_b1) id++;
+    else if (x < br::slot_b0) id++;
+    out[i] = id;
+}
+
+static void prepare(wb_args* a) { require(a, "slot"); }
+static void run(wb_args* a) { launch(a, slot_seed_literal); }
+
+static const wb_kernel kernels[] = {wb::kernel("slot_seed_literal", slot_seed_literal, "block_size")};
+static const wb_tunable tunables[] = {branch::block_size};
+
+WB_PLUGIN({.family = "branch",
+           .variant = "test_slot_seed_literal",
+           .summary = "kernel = slot: the seed's own multiple-if rewrite, which is wrong below 0.866025",
+           .seed = "004 case 3, rewritten as the seed prints it",
+           .kernels = kernels,
+           .tunables = tunables,
+           .prepare = prepare,
+           .run = run})
