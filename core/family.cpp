@@ -8,6 +8,7 @@ const family& reduce_family();
 const family& conv_family();
 const family& converge_family();
 const family& branch_family();
+const family& vgpr_family();
 
 size_t elem_size(elem e)
 {
@@ -69,7 +70,7 @@ const std::string& get_string(const param_map& p, const std::string& name)
 
 const std::vector<family>& families()
 {
-    static const std::vector<family> all = {reduce_family(), conv_family(), converge_family(), branch_family()};
+    static const std::vector<family> all = {reduce_family(), conv_family(), converge_family(), branch_family(), vgpr_family()};
     return all;
 }
 

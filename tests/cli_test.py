@@ -114,12 +114,12 @@ class Cli(unittest.TestCase):
         self.assertEqual(sorted(x["variant"] for x in doc["plugins"] if x["family"] == "conv"),
                          ["clamped", "conditional", "padded", "tiled"])
         for x in doc["plugins"]:
-            self.assertTrue(x["summary"] and x["seed"].startswith({"reduce": "001", "conv": "000", "converge": "002", "branch": "004"}[x["family"]]))
+            self.assertTrue(x["summary"] and x["seed"].startswith({"reduce": "001", "conv": "000", "converge": "002", "branch": "004", "vgpr": "003"}[x["family"]]))
             self.assertEqual(x["platform"], "cpu")
             if x["variant"] != "library":  # the library's kernels are its own
                 self.assertTrue(x["kernels"])
                 self.assertIn("block_size", [t["name"] for t in x["tunables"]])
-        self.assertEqual(sorted(x["variant"] for x in doc["plugins"] if x["baseline"]), ["atomic", "baseline", "conditional"])
+        self.assertEqual(sorted(x["variant"] for x in doc["plugins"] if x["baseline"]), ["atomic", "baseline", "conditional", "density_expression"])
 
     def test_a_bad_suite_names_file_line_and_column(self):
         with tempfile.TemporaryDirectory() as d:

@@ -79,7 +79,7 @@ BOOST_AUTO_TEST_CASE(wrong_types_and_impossible_values_are_errors)
 
 BOOST_AUTO_TEST_CASE(families_must_exist)
 {
-    CHECK_ERROR("[[benchmark]]\nfamily = \"sort\"\n", "2:10:", "unknown family 'sort' (known: reduce, conv, converge, branch)");
+    CHECK_ERROR("[[benchmark]]\nfamily = \"sort\"\n", "2:10:", "unknown family 'sort' (known: reduce, conv, converge, branch, vgpr)");
     CHECK_ERROR("[[benchmark]]\nn = 3\n", "1:", "needs a 'family'");
     CHECK_ERROR("[suite]\nname = \"empty\"\n", "1:1:", "no [[benchmark]]");
 }

@@ -1,0 +1,28 @@
+// vgpr/density_expression: seed 003's kernel as first written, A4 + A1 - A2 - A3 in one
+// expression of four vload8s (41 VGPRs and 5 waves per SIMD in the seed's compiler).
+#include "vgpr_common.h"
+
+using namespace vgpr;
+
+__global__ void density_expression(problem p)
+{
+    const long long x_v = (long long)blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x_v >= p.out_width / 8) return;
+    const long long a1 = y * p.width, a2 = a1 + p.dist, a3 = (y + p.dist) * p.width, a4 = a3 + p.dist;
+    const ushort8 sum = vload8(x_v, p.integral + a4) + vload8(x_v, p.integral + a1) - vload8(x_v, p.integral + a2) -
+                        vload8(x_v, p.integral + a3);
+    store(p, y, x_v, sum);
+}
+
+static void run(wb_args* a) { launch(a, density_expression); }
+
+static const wb_kernel kernels[] = {wb::kernel("density_expression", density_expression, "block_size")};
+static const wb_tunable tunables[] = {vgpr::block_size};
+
+WB_PLUGIN({.family = "vgpr",
+           .variant = "density_expression",
+           .summary = "A4 + A1 - A2 - A3 of four 8-wide loads in one expression",
+           .seed = "003: the kernel as first written (41 VGPRs, 5 waves per SIMD)",
+           .kernels = kernels,
+           .tunables = tunables,
+           .run = run})

@@ -1,0 +1,65 @@
+// Pieces the vgpr plugins share: OpenCL's ushort8 and vload8 as the seed uses them, and the
+// launch (x: groups of 8 output columns, y: output rows).
+#pragma once
+
+#include "wavebench/plugin.h"
+
+namespace vgpr {
+
+inline const wb_tunable block_size = wb::tunable_pow2("block_size", 64, 32, 1024, "work-items per work-group (x)");
+
+struct ushort8 {
+    uint16_t s[8];
+};
+
+/// vload8(offset, p): eight ushorts from p + 8 * offset (2-byte aligned, as in OpenCL).
+__device__ inline ushort8 vload8(long long offset, const uint16_t* p)
+{
+    ushort8 r;
+    for (int k = 0; k < 8; ++k) r.s[k] = p[8 * offset + k];
+    return r;
+}
+__device__ inline ushort8 operator+(ushort8 a, ushort8 b)
+{
+    for (int k = 0; k < 8; ++k) a.s[k] = uint16_t(a.s[k] + b.s[k]);
+    return a;
+}
+__device__ inline ushort8 operator-(ushort8 a, ushort8 b)
+{
+    for (int k = 0; k < 8; ++k) a.s[k] = uint16_t(a.s[k] - b.s[k]);
+    return a;
+}
+__device__ inline ushort8& operator+=(ushort8& a, ushort8 b) { return a = a + b; }
+__device__ inline ushort8& operator-=(ushort8& a, ushort8 b) { return a = a - b; }
+
+struct problem {
+    const uint16_t* integral;
+    uint16_t* density;
+    int width, out_width, out_height, dist;
+    uint16_t threshold;
+};
+
+/// The seed's last line: lanes under the threshold zeroed, eight ushorts stored.
+__device__ inline void store(const problem& p, long long y, long long x_v, ushort8 sum)
+{
+    uint16_t* o = p.density + y * p.out_width + 8 * x_v;
+    for (int k = 0; k < 8; ++k) o[k] = sum.s[k] >= p.threshold ? sum.s[k] : 0;
+}
+
+template <class K> void launch(wb_args* a, K kernel)
+{
+    const long long width = wb::param(a, "width"), height = wb::param(a, "height"), d = wb::param(a, "dist");
+    const problem p{reinterpret_cast<const uint16_t*>(wb::in<uint32_t>(a, 0)),
+                    reinterpret_cast<uint16_t*>(wb::out<uint32_t>(a, 0)),
+                    int(width),
+                    int((width - d) / 8 * 8),
+                    int(height - d),
+                    int(d),
+                    uint16_t(wb::param(a, "threshold"))};
+    const long long block = wb::param(a, "block_size"), groups = p.out_width / 8;
+    hipLaunchKernelGGL(kernel, dim3(unsigned(wb::ceil_div(groups, block)), unsigned(p.out_height)),
+                       dim3(unsigned(block)), 0, wb::stream(a), p);
+    HIP_CHECK(hipGetLastError());
+}
+
+} // namespace vgpr
