@@ -26,7 +26,11 @@ std::string check(const param_map& p)
     return "";
 }
 
-std::vector<buffer_shape> inputs(const param_map& p) { return {{"in", elem::u32, size_t(4 * get_int(p, "n"))}}; }
+/// Input words per element: four for call and subd, one for mode and slot (br::words_per_element).
+std::vector<buffer_shape> inputs(const param_map& p)
+{
+    return {{"in", elem::u32, size_t(br::words_per_element(get_string(p, "kernel").c_str()) * get_int(p, "n"))}};
+}
 std::vector<buffer_shape> outputs(const param_map& p) { return {{"out", elem::u32, size_t(get_int(p, "n"))}}; }
 
 float unit(uint64_t x) { return float(mix64(x) >> 40) * 0x1.0p-24f; } // [0, 1), exact
@@ -37,11 +41,11 @@ void generate(const param_map& p, uint64_t seed, std::vector<host_buffer>& in)
     const bool uniform = get_string(p, "distribution") == "uniform";
     auto w = in[0].as<uint32_t>();
     const uint64_t base = mix64(seed);
-    const size_t n = w.size() / 4;
+    const size_t words = br::words_per_element(k.c_str()), n = w.size() / words;
     for (size_t i = 0; i < n; ++i) {
         const uint64_t r = base + 8 * (uniform ? i / 64 : i); // what decides the branch
         const uint64_t own = base ^ (uint64_t(i) << 24);       // what does not
-        uint32_t* e = &w[4 * i];
+        uint32_t* e = &w[words * i];
         if (k == "call") {
             e[0] = std::bit_cast<uint32_t>(unit(own + 1));
             e[1] = std::bit_cast<uint32_t>(unit(own + 2));
@@ -50,10 +54,8 @@ void generate(const param_map& p, uint64_t seed, std::vector<host_buffer>& in)
             e[3] |= std::bit_cast<uint32_t>(0.5f + 0.4f * unit(own + 4)) & ~1u;
         } else if (k == "mode") {
             e[0] = uint32_t(mix64(r));
-            e[1] = e[2] = e[3] = 0;
         } else if (k == "slot") {
             e[0] = std::bit_cast<uint32_t>(2 * unit(r) - 1); // [-1, 1)
-            e[1] = e[2] = e[3] = 0;
         } else {
             e[0] = uint32_t(mix64(r) % 16);
             e[1] = std::bit_cast<uint32_t>(0.5f + 0.4f * unit(own + 1));
@@ -88,8 +90,9 @@ void reference(const param_map& p, const std::vector<host_buffer>& in, std::vect
     const size_t n = o.size(), threads = std::max(1u, std::thread::hardware_concurrency());
     const size_t chunk = std::max<size_t>(4096, (n + threads - 1) / threads);
     std::vector<std::thread> pool;
+    const size_t words = br::words_per_element(k.c_str());
     auto part = [&, w](size_t begin, size_t end) {
-        for (size_t i = begin; i < end; ++i) o[i] = expected(k, w + 4 * i);
+        for (size_t i = begin; i < end; ++i) o[i] = expected(k, w + words * i);
     };
     for (size_t b = chunk; b < n; b += chunk) pool.emplace_back(part, b, std::min(n, b + chunk));
     part(0, std::min(n, chunk));

@@ -7,7 +7,7 @@ using namespace branch;
 __global__ void mode_ifchain(const uint32_t* in, uint32_t* out, long long n)
 {
     const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = uint32_t(br::mode_chain(in[4 * i]));
+    if (i < n) out[i] = uint32_t(br::mode_chain(in[i]));
 }
 
 static void prepare(wb_args* a) { require(a, "mode"); }

@@ -12,7 +12,7 @@ __constant__ int mode_of_low_bits[32] = {0, 1, 2, 10, 0, 1, 3, 11, 0, 1, 4, 12, 
 __global__ void mode_lookup(const uint32_t* in, uint32_t* out, long long n)
 {
     const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = uint32_t(mode_of_low_bits[in[4 * i] & 0x1f]);
+    if (i < n) out[i] = uint32_t(mode_of_low_bits[in[i] & 0x1f]);
 }
 
 static void prepare(wb_args* a) { require(a, "mode"); }

@@ -7,7 +7,7 @@ using namespace branch;
 __global__ void slot_ifelse(const uint32_t* in, uint32_t* out, long long n)
 {
     const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = br::slot_chain(as_float(in[4 * i]));
+    if (i < n) out[i] = br::slot_chain(as_float(in[i]));
 }
 
 static void prepare(wb_args* a) { require(a, "slot"); }

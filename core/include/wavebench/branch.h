@@ -1,11 +1,12 @@
 // The branch family's problems (seed 004), shared by its plugins and the host reference: four
-// kernels, each written by a plugin pair in the seed's two ways. Element i has four 32-bit input
-// words w[4i..4i+3] and one output word. Floats are reinterpreted words; every result is exact
+// kernels, each written by a plugin pair in the seed's two ways. Element i has
+// words_per_element(kernel) 32-bit input words from w[words * i] and one output word. Floats are reinterpreted words; every result is exact
 // (fused multiply-adds, compares), so both ways must give the same bits.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #if defined(__HIPCC__) || defined(__CUDACC__)
 #define WB_BRANCH_HD __host__ __device__
@@ -14,6 +15,13 @@
 #endif
 
 namespace wb::branch {
+
+/// call and subd read four words per element (a, b, e, f | the case and a patch of three), mode
+/// and slot one.
+inline int words_per_element(const char* kernel)
+{
+    return std::strcmp(kernel, "call") == 0 || std::strcmp(kernel, "subd") == 0 ? 4 : 1;
+}
 
 // ---- call: one long function called with two arguments swapped -------------------------------
 /// "enough arithmetic to dominate": two dependent chains of 64 multiply-adds; e and f in [0.5, 0.9].

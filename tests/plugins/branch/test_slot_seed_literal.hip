@@ -9,7 +9,7 @@ __global__ void slot_seed_literal(const uint32_t* in, uint32_t* out, long long n
 {
     const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    const float x = as_float(in[4 * i]);
+    const float x = as_float(in[i]);
     uint32_t id = 0;
     if (x < br::slot_b4) id++;
     if (x < br::slot_b3) id++;
