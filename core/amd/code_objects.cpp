@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <set>
@@ -21,6 +22,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 namespace {
 
@@ -173,6 +176,55 @@ std::map<std::string, std::vector<std::string>> instructions_of(span co, const s
     return out;
 }
 
+/// The same through LLVM's llvm-objdump (Debian's llvm-15, which hipcc depends on), for targets
+/// this libamd-comgr does not know (ROCm 5.2's predates gfx940): the code object goes to a
+/// temporary file, and each function's lines are read back.
+std::map<std::string, std::vector<std::string>> objdump_instructions(span co, const std::string& target,
+                                                                     const std::set<std::string>& names)
+{
+    char path[] = "/tmp/wavebench-code-object-XXXXXX";
+    const int fd = mkstemp(path);
+    if (fd < 0) throw std::runtime_error("cannot write a temporary file for llvm-objdump");
+    const bool written = write(fd, co.data, co.size) == ssize_t(co.size);
+    close(fd);
+    std::map<std::string, std::vector<std::string>> out;
+    std::string error;
+    if (written) {
+        const std::string cpu = target.substr(0, target.find(':'));
+        const std::string cmd = "{ llvm-objdump-15 -d --no-show-raw-insn --mcpu=" + cpu + " " + path +
+                                " || llvm-objdump -d --no-show-raw-insn --mcpu=" + cpu + " " + path + "; } 2>/dev/null";
+        if (FILE* pipe = popen(cmd.c_str(), "r")) {
+            char buf[4096];
+            std::vector<std::string>* current = nullptr;
+            while (fgets(buf, sizeof buf, pipe)) {
+                std::string line(buf);
+                while (!line.empty() && (line.back() == '\n' || line.back() == ' ')) line.pop_back();
+                const size_t open = line.find(" <"), close = line.rfind(">:");
+                if (!line.empty() && line[0] != '\t' && open != std::string::npos && close != std::string::npos) {
+                    const std::string name = line.substr(open + 2, close - open - 2);
+                    current = names.count(name) ? &out[name] : nullptr;
+                } else if (line.empty()) {
+                    current = nullptr;
+                } else if (current && line[0] == '\t') {
+                    std::string i = line.substr(1, line.find("//") == std::string::npos ? std::string::npos
+                                                                                      : line.find("//") - 1);
+                    while (!i.empty() && i.back() == ' ') i.pop_back();
+                    current->push_back(i);
+                }
+            }
+            pclose(pipe);
+        }
+    }
+    for (auto& [name, lines] : out) { // objdump runs on into the padding (s_nop) after the last s_endpgm
+        size_t end = lines.size();
+        while (end > 0 && lines[end - 1].rfind("s_endpgm", 0) != 0) --end;
+        if (end > 0) lines.resize(end);
+    }
+    unlink(path);
+    if (out.empty()) throw std::runtime_error("neither this libamd-comgr nor llvm-objdump-15 disassembles " + target);
+    return out;
+}
+
 /// The kernels of one code object; `target` is its bundle entry's ("gfx90a"), or "" to ask comgr.
 json kernels_of(span code_object, std::string target)
 {
@@ -219,8 +271,12 @@ json kernels_of(span code_object, std::string target)
         std::string why;
         try {
             code = instructions_of(code_object, isa.empty() ? "amdgcn-amd-amdhsa--" + target : isa, names);
-        } catch (const std::exception& e) { // the other targets are still read
-            why = e.what();
+        } catch (const std::exception&) {
+            try {
+                code = objdump_instructions(code_object, target, names);
+            } catch (const std::exception& e) { // the other targets are still read
+                why = e.what();
+            }
         }
         for (auto& k : kernels) {
             const auto it = code.find(function(k));
