@@ -45,14 +45,14 @@ class Cli(unittest.TestCase):
             out = os.path.join(d, "r.json")
             p = wb("run", "suites/quick.toml", "--platform", "cpu", "--out", out, "--repetitions", "2", "--warmup", "1")
             self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-            self.assertIn("32 verified, 0 failed verification, 0 errors, 2 skipped", p.stdout)
+            self.assertIn("42 verified, 0 failed verification, 0 errors, 2 skipped", p.stdout)
             doc = load(out)
             fields = schema_fields()
             for k in fields["Top level"]:
                 self.assertIn(k, doc, "top-level field " + k)
             self.assertTrue(doc["complete"])
             self.assertEqual(doc["platform"], "cpu")
-            self.assertEqual(len(doc["results"]), 34)
+            self.assertEqual(len(doc["results"]), 44)
             for r in doc["results"]:
                 for k in fields["Result"]:
                     self.assertIn(k, r, "result field " + k)
@@ -67,14 +67,11 @@ class Cli(unittest.TestCase):
                 self.assertEqual(r["time_ms_stats"]["samples"], 2)
                 self.assertEqual(r["runs"], 3)  # one warm-up, two measured: all checked (the first runs)
                 self.assertEqual(r["runs_checked"], 3)
-                self.assertEqual(r["metric"]["unit"], {"reduce": "GB/s", "conv": "GMAC/s", "converge": "GFMA/s"}[r["family"]])
-                if r["family"] == "converge":  # no FMA ceiling is probed; the model's prediction instead
-                    self.assertIsNone(r["fraction_of_ceiling"])
-                    self.assertIsNotNone(r["model_speedup"])
-                else:
-                    self.assertIsNotNone(r["fraction_of_ceiling"])
-                    self.assertIsNone(r["model_speedup"])
-                self.assertIsNotNone(r["speedup_vs_baseline"])
+                self.assertEqual(r["metric"]["unit"], {"reduce": "GB/s", "conv": "GMAC/s", "converge": "GFMA/s",
+                                                       "branch": "Gelem/s", "vgpr": "Gpixel/s"}[r["family"]])
+                self.assertEqual(r["fraction_of_ceiling"] is not None, r["family"] in ("reduce", "conv"))
+                self.assertEqual(r["model_speedup"] is not None, r["family"] == "converge")
+                self.assertEqual(r["speedup_vs_baseline"] is not None, r["family"] != "branch")  # pairs, no baseline
             self.assertIn("read_bandwidth", doc["ceilings"])
 
     def test_every_suite_in_the_tree_plans_on_cpu(self):
