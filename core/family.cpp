@@ -47,25 +47,20 @@ std::string to_string(const value& v)
     return std::get<std::string>(v);
 }
 
-int64_t get_int(const param_map& p, const std::string& name)
+namespace {
+const value& param_value(const param_map& p, const std::string& name)
 {
     auto it = p.find(name);
     if (it == p.end()) throw std::logic_error("parameter '" + name + "' missing");
-    return std::get<int64_t>(it->second);
+    return it->second;
 }
+} // namespace
 
-double get_real(const param_map& p, const std::string& name)
-{
-    auto it = p.find(name);
-    if (it == p.end()) throw std::logic_error("parameter '" + name + "' missing");
-    return std::get<double>(it->second);
-}
-
+int64_t get_int(const param_map& p, const std::string& name) { return std::get<int64_t>(param_value(p, name)); }
+double get_real(const param_map& p, const std::string& name) { return std::get<double>(param_value(p, name)); }
 const std::string& get_string(const param_map& p, const std::string& name)
 {
-    auto it = p.find(name);
-    if (it == p.end()) throw std::logic_error("parameter '" + name + "' missing");
-    return std::get<std::string>(it->second);
+    return std::get<std::string>(param_value(p, name));
 }
 
 const std::vector<family>& families()

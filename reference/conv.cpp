@@ -1,10 +1,10 @@
 // The conv reference: run-time ISA choice (xsimd::dispatch), threads over chunks of outputs.
 #include "conv.h"
+#include "chunks.h"
 #include "simd_kernels.hpp"
 
 #include <algorithm>
 #include <chrono>
-#include <thread>
 #include <vector>
 
 namespace wb::ref {
@@ -16,13 +16,7 @@ using archs = xsimd::arch_list<xsimd::avx512f, xsimd::avx2, xsimd::sse2>;
 void conv_i32(const int32_t* in, size_t n, const int32_t* k, size_t m, int32_t* out, unsigned threads)
 {
     static auto dispatched = xsimd::dispatch<archs>(detail::conv_i32_kernel{});
-    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-    const size_t chunk = std::max<size_t>(4096, (n + threads - 1) / threads);
-    std::vector<std::thread> pool;
-    for (size_t begin = chunk; begin < n; begin += chunk)
-        pool.emplace_back([=] { dispatched(in, n, k, m, out, begin, std::min(n, begin + chunk)); });
-    dispatched(in, n, k, m, out, 0, std::min(n, chunk));
-    for (auto& t : pool) t.join();
+    for_chunks(n, 4096, 1, threads, [=](size_t begin, size_t end) { dispatched(in, n, k, m, out, begin, end); });
 }
 
 __attribute__((optimize("no-tree-vectorize"))) void conv_i32_scalar(const int32_t* in, size_t n, const int32_t* k,

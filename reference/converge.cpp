@@ -1,6 +1,7 @@
 // The converge reference (run-time ISA choice, threads over lanes), its scalar oracle, and the
 // SIMD-step model.
 #include "converge.h"
+#include "chunks.h"
 #include "simd_kernels.hpp"
 #include "wavebench/converge.h"
 
@@ -9,7 +10,6 @@
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
-#include <thread>
 
 namespace wb::ref {
 
@@ -22,15 +22,9 @@ void converge_f32(const uint32_t* bits, uint32_t lanes, uint32_t iterations, int
                   uint32_t* out, unsigned threads)
 {
     static auto dispatched = xsimd::dispatch<archs>(detail::converge_kernel{});
-    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-    const uint32_t chunk = std::max<uint32_t>(256, ((lanes + threads - 1) / threads + 63) / 64 * 64);
-    std::vector<std::thread> pool;
-    for (uint32_t begin = chunk; begin < lanes; begin += chunk)
-        pool.emplace_back([=] {
-            dispatched(bits, lanes, iterations, branch_len, nonbranch_len, out, begin, std::min(lanes, begin + chunk));
-        });
-    dispatched(bits, lanes, iterations, branch_len, nonbranch_len, out, 0u, std::min(lanes, chunk));
-    for (auto& t : pool) t.join();
+    for_chunks(lanes, 256, 64, threads, [=](size_t begin, size_t end) {
+        dispatched(bits, lanes, iterations, branch_len, nonbranch_len, out, uint32_t(begin), uint32_t(end));
+    });
 }
 
 __attribute__((optimize("no-tree-vectorize"))) void converge_f32_scalar(const uint32_t* bits, uint32_t lanes,

@@ -116,8 +116,6 @@ json field(amd_comgr_metadata_node_t map, const char* key)
     return s;
 }
 
-bool with_instructions = false; // set by wavebench_amd_inspect_isa for its call
-
 /// The disassembly of `code` (one function's bytes) by comgr, an instruction per string.
 struct disassembly {
     span code;
@@ -225,8 +223,9 @@ std::map<std::string, std::vector<std::string>> objdump_instructions(span co, co
     return out;
 }
 
-/// The kernels of one code object; `target` is its bundle entry's ("gfx90a"), or "" to ask comgr.
-json kernels_of(span code_object, std::string target)
+/// The kernels of one code object; `target` is its bundle entry's ("gfx90a"), or "" to ask comgr;
+/// each with its disassembly when `with_instructions`.
+json kernels_of(span code_object, std::string target, bool with_instructions)
 {
     comgr_data data(code_object);
     size_t isa_size = 0; // comgr 2.4 answers an empty name for some code objects: then it is unknown
@@ -288,7 +287,7 @@ json kernels_of(span code_object, std::string target)
 }
 
 /// The code objects of the clang offload bundles laid one after another in `s`.
-json bundles(span s)
+json bundles(span s, bool with_instructions)
 {
     json out = json::array();
     size_t at = 0;
@@ -312,7 +311,8 @@ json bundles(span s)
             end = std::max<size_t>(end, base + offset + size);
             if (size == 0 || id.find("amdgcn") == std::string::npos) continue; // the host entry
             const size_t cut = id.rfind("--"); // "hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-"
-            json co = kernels_of({s.data + base + offset, size}, cut == std::string::npos ? "" : id.substr(cut + 2));
+            json co = kernels_of({s.data + base + offset, size}, cut == std::string::npos ? "" : id.substr(cut + 2),
+                                 with_instructions);
             co["bundle_entry"] = id;
             out.push_back(co);
         }
@@ -321,7 +321,7 @@ json bundles(span s)
     return out;
 }
 
-json inspect(const char* path)
+json inspect(const char* path, bool with_instructions)
 {
     const std::vector<char> file = read_file(path);
     const span all{file.data(), file.size()};
@@ -330,7 +330,8 @@ json inspect(const char* path)
             if (std::memcmp(s.data + i, compressed_magic, 4) == 0) return true;
         return false;
     };
-    if (file.size() >= magic_size && std::memcmp(file.data(), bundle_magic, magic_size) == 0) return bundles(all);
+    if (file.size() >= magic_size && std::memcmp(file.data(), bundle_magic, magic_size) == 0)
+        return bundles(all, with_instructions);
     if (file.size() >= 4 && std::memcmp(file.data(), compressed_magic, 4) == 0)
         throw std::runtime_error("a compressed offload bundle (ROCm 6's --offload-compress), which this reader does not "
                                  "decompress");
@@ -339,7 +340,7 @@ json inspect(const char* path)
     uint16_t machine;
     std::memcpy(&machine, file.data() + 18, 2);
     if (machine == em_amdgpu) { // a bare code object
-        json co = kernels_of(all, "");
+        json co = kernels_of(all, "", with_instructions);
         co["bundle_entry"] = nullptr;
         return json::array({co});
     }
@@ -368,7 +369,7 @@ json inspect(const char* path)
             break;
         }
         const span section{file.data() + sh.sh_offset, sh.sh_size};
-        for (auto& co : bundles(section)) out.push_back(std::move(co));
+        for (auto& co : bundles(section, with_instructions)) out.push_back(std::move(co));
         if (out.empty() && compressed(section))
             trouble = "its offload bundles are compressed (ROCm 6's --offload-compress), which this reader does not "
                       "decompress: rebuild without it";
@@ -380,23 +381,27 @@ json inspect(const char* path)
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) char* wavebench_amd_inspect(const char* path, char** error)
+namespace {
+char* inspect_to_json(const char* path, bool with_instructions, char** error)
 {
     try {
-        const std::string s = json{{"file", path}, {"code_objects", inspect(path)}}.dump();
+        const std::string s = json{{"file", path}, {"code_objects", inspect(path, with_instructions)}}.dump();
         return strdup(s.c_str());
     } catch (const std::exception& e) {
         if (error) *error = strdup(e.what());
         return nullptr;
     }
 }
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) char* wavebench_amd_inspect(const char* path, char** error)
+{
+    return inspect_to_json(path, false, error);
+}
 
 extern "C" __attribute__((visibility("default"))) char* wavebench_amd_inspect_isa(const char* path, char** error)
 {
-    with_instructions = true;
-    char* r = wavebench_amd_inspect(path, error);
-    with_instructions = false;
-    return r;
+    return inspect_to_json(path, true, error);
 }
 
 extern "C" __attribute__((visibility("default"))) void wavebench_amd_free(char* p) { std::free(p); }

@@ -4,11 +4,10 @@
 // control). Outputs are exact, compared bit for bit.
 #include "core/family.h"
 #include "core/random.h"
+#include "reference/chunks.h"
 #include "wavebench/branch.h"
 
-#include <algorithm>
 #include <bit>
-#include <thread>
 
 namespace wb {
 
@@ -26,10 +25,22 @@ std::string check(const param_map& p)
     return "";
 }
 
-/// Input words per element: four for call and subd, one for mode and slot (br::words_per_element).
+enum class kernel { call, mode, slot, subd };
+
+/// The parameter resolved once (check() has refused any other value).
+kernel kernel_of(const param_map& p)
+{
+    const std::string& k = get_string(p, "kernel");
+    return k == "call" ? kernel::call : k == "mode" ? kernel::mode : k == "slot" ? kernel::slot : kernel::subd;
+}
+
+/// Input words per element: four for call (a, b, e, f) and subd (the case and a patch of three),
+/// one for mode and slot.
+size_t words_per_element(kernel k) { return k == kernel::call || k == kernel::subd ? 4 : 1; }
+
 std::vector<buffer_shape> inputs(const param_map& p)
 {
-    return {{"in", elem::u32, size_t(br::words_per_element(get_string(p, "kernel").c_str()) * get_int(p, "n"))}};
+    return {{"in", elem::u32, words_per_element(kernel_of(p)) * size_t(get_int(p, "n"))}};
 }
 std::vector<buffer_shape> outputs(const param_map& p) { return {{"out", elem::u32, size_t(get_int(p, "n"))}}; }
 
@@ -37,24 +48,24 @@ float unit(uint64_t x) { return float(mix64(x) >> 40) * 0x1.0p-24f; } // [0, 1),
 
 void generate(const param_map& p, uint64_t seed, std::vector<host_buffer>& in)
 {
-    const std::string& k = get_string(p, "kernel");
+    const kernel k = kernel_of(p);
     const bool uniform = get_string(p, "distribution") == "uniform";
     auto w = in[0].as<uint32_t>();
     const uint64_t base = mix64(seed);
-    const size_t words = br::words_per_element(k.c_str()), n = w.size() / words;
+    const size_t words = words_per_element(k), n = w.size() / words;
     for (size_t i = 0; i < n; ++i) {
         const uint64_t r = base + 8 * (uniform ? i / 64 : i); // what decides the branch
         const uint64_t own = base ^ (uint64_t(i) << 24);       // what does not
         uint32_t* e = &w[words * i];
-        if (k == "call") {
+        if (k == kernel::call) {
             e[0] = std::bit_cast<uint32_t>(unit(own + 1));
             e[1] = std::bit_cast<uint32_t>(unit(own + 2));
             e[2] = std::bit_cast<uint32_t>(0.5f + 0.4f * unit(own + 3));
             e[3] = mix64(r) & 1; // the condition; f comes from e (below) so the swap matters
             e[3] |= std::bit_cast<uint32_t>(0.5f + 0.4f * unit(own + 4)) & ~1u;
-        } else if (k == "mode") {
+        } else if (k == kernel::mode) {
             e[0] = uint32_t(mix64(r));
-        } else if (k == "slot") {
+        } else if (k == kernel::slot) {
             e[0] = std::bit_cast<uint32_t>(2 * unit(r) - 1); // [-1, 1)
         } else {
             e[0] = uint32_t(mix64(r) % 16);
@@ -66,15 +77,15 @@ void generate(const param_map& p, uint64_t seed, std::vector<host_buffer>& in)
 }
 
 /// Element i's expected output: the seed's original form of each kernel.
-uint32_t expected(const std::string& k, const uint32_t* e)
+uint32_t expected(kernel k, const uint32_t* e)
 {
     auto f = [](uint32_t u) { return std::bit_cast<float>(u); };
-    if (k == "call") {
+    if (k == kernel::call) {
         const float a = f(e[0]), b = f(e[1]), x = f(e[2]), y = f(e[3] & ~1u);
         return std::bit_cast<uint32_t>((e[3] & 1) ? br::long_function(a, b, y, x) : br::long_function(a, b, x, y));
     }
-    if (k == "mode") return uint32_t(br::mode_chain(e[0]));
-    if (k == "slot") return br::slot_chain(f(e[0]));
+    if (k == kernel::mode) return uint32_t(br::mode_chain(e[0]));
+    if (k == kernel::slot) return br::slot_chain(f(e[0]));
     const uint32_t i = e[0] & 15, fn = br::subd_function[i], arg = br::subd_argument[i];
     const float v = fn == 0 ? br::interior(arg, f(e[1]), f(e[2]), f(e[3]))
                     : fn == 1 ? br::corner(arg, f(e[1]), f(e[2]), f(e[3]))
@@ -84,19 +95,13 @@ uint32_t expected(const std::string& k, const uint32_t* e)
 
 void reference(const param_map& p, const std::vector<host_buffer>& in, std::vector<host_buffer>& out)
 {
-    const std::string k = get_string(p, "kernel");
+    const kernel k = kernel_of(p);
     const uint32_t* w = in[0].as<uint32_t>().data();
-    auto o = out[0].as<uint32_t>();
-    const size_t n = o.size(), threads = std::max(1u, std::thread::hardware_concurrency());
-    const size_t chunk = std::max<size_t>(4096, (n + threads - 1) / threads);
-    std::vector<std::thread> pool;
-    const size_t words = br::words_per_element(k.c_str());
-    auto part = [&, w](size_t begin, size_t end) {
+    uint32_t* o = out[0].as<uint32_t>().data();
+    const size_t words = words_per_element(k);
+    ref::for_chunks(out[0].count(), 4096, 1, 0, [=](size_t begin, size_t end) {
         for (size_t i = begin; i < end; ++i) o[i] = expected(k, w + words * i);
-    };
-    for (size_t b = chunk; b < n; b += chunk) pool.emplace_back(part, b, std::min(n, b + chunk));
-    part(0, std::min(n, chunk));
-    for (auto& t : pool) t.join();
+    });
 }
 
 double elements(const param_map& p) { return double(get_int(p, "n")); }

@@ -101,6 +101,7 @@ std::optional<double> model(const param_map& p, std::string_view variant, const 
 {
     const auto s = ref::strategy_of(variant);
     if (!s) return std::nullopt;
+    if (*s == ref::strategy::baseline) return 1.0;
     const uint32_t* bits = in[0].as<uint32_t>().data();
     const int bl = int(get_int(p, "branch_len")), nbl = int(get_int(p, "nonbranch_len"));
     const int relief = p.count("relief") ? int(get_int(p, "relief")) : 0;

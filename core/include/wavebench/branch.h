@@ -1,31 +1,20 @@
 // The branch family's problems (seed 004), shared by its plugins and the host reference: four
-// kernels, each written by a plugin pair in the seed's two ways. Element i has
-// words_per_element(kernel) 32-bit input words from w[words * i] and one output word. Floats are reinterpreted words; every result is exact
-// (fused multiply-adds, compares), so both ways must give the same bits.
+// kernels, each written by a plugin pair in the seed's two ways. Element i has four 32-bit input
+// words from w[4i] (call, subd) or one, w[i] (mode, slot), and one output word. Floats are
+// reinterpreted words; every result is exact (fused multiply-adds, compares), so both ways must
+// give the same bits.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 
-#if defined(__HIPCC__) || defined(__CUDACC__)
-#define WB_BRANCH_HD __host__ __device__
-#else
-#define WB_BRANCH_HD
-#endif
+#include "wavebench/host_device.h"
 
 namespace wb::branch {
 
-/// call and subd read four words per element (a, b, e, f | the case and a patch of three), mode
-/// and slot one.
-inline int words_per_element(const char* kernel)
-{
-    return std::strcmp(kernel, "call") == 0 || std::strcmp(kernel, "subd") == 0 ? 4 : 1;
-}
-
 // ---- call: one long function called with two arguments swapped -------------------------------
 /// "enough arithmetic to dominate": two dependent chains of 64 multiply-adds; e and f in [0.5, 0.9].
-WB_BRANCH_HD inline float long_function(float a, float b, float e, float f)
+WB_HOST_DEVICE inline float long_function(float a, float b, float e, float f)
 {
     float x = a, y = b;
     for (int k = 0; k < 64; ++k) {
@@ -38,7 +27,7 @@ WB_BRANCH_HD inline float long_function(float a, float b, float e, float f)
 // ---- mode: extract_mode_index, a 14-way if / else-if chain ----------------------------------------
 /// The seed's chain over its candidateModeMemory {0x00, 0x01, 0x02, 0x06, 0x0A, 0x0E, 0x12, 0x16,
 /// 0x1A, 0x1E, 0x03, 0x07, 0x0B, 0x0F} (its mode_index is left unset when nothing matches: -1 here).
-WB_BRANCH_HD inline int mode_chain(uint32_t r)
+WB_HOST_DEVICE inline int mode_chain(uint32_t r)
 {
     int mode = -1;
     uint32_t type = r & 0x03;
@@ -67,7 +56,7 @@ WB_BRANCH_HD inline int mode_chain(uint32_t r)
 constexpr float slot_b0 = 0.965926f, slot_b1 = 0.866025f, slot_b2 = 0.707107f, slot_b3 = 0.5f, slot_b4 = 0.258819f;
 
 /// The seed's original if / else-if chain.
-WB_BRANCH_HD inline uint32_t slot_chain(float x)
+WB_HOST_DEVICE inline uint32_t slot_chain(float x)
 {
     uint32_t id = 5;
     if (x >= slot_b0) id = 0;
@@ -81,19 +70,19 @@ WB_BRANCH_HD inline uint32_t slot_chain(float x)
 // ---- subd: a 16-case switch calling one of three functions ----------------------------------------
 /// The three "vertex" functions of the SubD11 shader, as arithmetic on the element's patch
 /// (p0, p1, p2): each a chain of 24 multiply-adds whose constants depend on k.
-WB_BRANCH_HD inline float interior(uint32_t k, float p0, float p1, float p2)
+WB_HOST_DEVICE inline float interior(uint32_t k, float p0, float p1, float p2)
 {
     float v = p0;
     for (int j = 0; j < 24; ++j) v = fmaf(v, p1, 0.125f * float(k + 1));
     return v + p2;
 }
-WB_BRANCH_HD inline float corner(uint32_t k, float p0, float p1, float p2)
+WB_HOST_DEVICE inline float corner(uint32_t k, float p0, float p1, float p2)
 {
     float v = p1;
     for (int j = 0; j < 24; ++j) v = fmaf(v, p2, 0.0625f * float(k + 2));
     return v - p0;
 }
-WB_BRANCH_HD inline float edge(uint32_t k, float p0, float p1, float p2)
+WB_HOST_DEVICE inline float edge(uint32_t k, float p0, float p1, float p2)
 {
     float v = p2;
     for (int j = 0; j < 24; ++j) v = fmaf(v, p0, 0.03125f * float(k + 3));

@@ -8,11 +8,7 @@
 
 #include <cstdint>
 
-#if defined(__HIPCC__) || defined(__CUDACC__)
-#define WB_HOST_DEVICE __host__ __device__
-#else
-#define WB_HOST_DEVICE
-#endif
+#include "wavebench/host_device.h"
 
 namespace wb::converge {
 
