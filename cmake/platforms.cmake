@@ -6,13 +6,22 @@
 # Each platform gets a platform library (core/platforms/platform.cpp compiled against its HIP),
 # and its plugins land in build/plugins/<platform>/. The build folder is self-contained (the
 # non-system shared libraries it needs are copied into build/lib), so it can be carried to a
-# GPU machine that has a driver and nothing else.
+# GPU machine that has a driver and nothing else. How a plugin is built (wavebench_add_plugin)
+# is in cmake/wavebench_plugin.cmake, which the installed SDK shares (cmake/install.cmake).
 
 set(WAVEBENCH_PLATFORMS cpu)
 set(WAVEBENCH_WARNINGS -Wall -Wextra)
+include(${CMAKE_CURRENT_LIST_DIR}/wavebench_plugin.cmake)
+
+# What wavebench_plugin.cmake needs, in-tree.
+set(WAVEBENCH_INCLUDE_DIR ${PROJECT_SOURCE_DIR}/core/include)
+set(WAVEBENCH_LIBRARY_DIR ${CMAKE_LIBRARY_OUTPUT_DIRECTORY})
+set(WAVEBENCH_RELATIVE_RPATH ON)
+set(WAVEBENCH_PLUGIN_DIR ${PROJECT_BINARY_DIR}/plugins)
 
 # Copies a shared library that the build links into build/lib/bundled, where the build's own
-# libraries find it through $ORIGIN (the GPU machine has no Debian packages).
+# libraries find it through $ORIGIN (the GPU machine has no Debian packages). Sets `soname_var`,
+# if given, to the copy's file name.
 function(wavebench_bundle library)
   get_filename_component(real ${library} REALPATH)
   execute_process(COMMAND objdump -p ${real} OUTPUT_VARIABLE dump ERROR_QUIET)
@@ -22,6 +31,9 @@ function(wavebench_bundle library)
     get_filename_component(soname ${real} NAME)
   endif()
   configure_file(${real} ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/bundled/${soname} COPYONLY)
+  if(ARGC GREATER 1)
+    set(${ARGV1} ${soname} PARENT_SCOPE)
+  endif()
 endfunction()
 
 # ---- nvidia: HIP on CUDA ----------------------------------------------------------------------------
@@ -35,16 +47,15 @@ if(NOT WAVEBENCH_ENABLE_NVIDIA STREQUAL "OFF")
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
     set(CMAKE_CUDA_ARCHITECTURES 90 CACHE STRING "GPU architectures of the nvidia platform (90: H100, H200)")
-    enable_language(CUDA)
-    if(NOT CMAKE_CUDA20_STANDARD_COMPILE_OPTION) # CMake 3.25 does not know that nvcc 12+ speaks C++20
-      set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
-      set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
-      set(CMAKE_CUDA20_COMPILE_FEATURES cuda_std_20)
-      list(APPEND CMAKE_CUDA_COMPILE_FEATURES cuda_std_20)
-    endif()
+    wavebench_enable_cuda()
     find_package(CUDAToolkit REQUIRED)
     list(APPEND WAVEBENCH_PLATFORMS nvidia)
-    wavebench_bundle(${CUDAToolkit_LIBRARY_DIR}/libcudart.so)
+    wavebench_bundle(${CUDAToolkit_LIBRARY_DIR}/libcudart.so WAVEBENCH_CUDART_SONAME)
+    # The HIP-on-CUDA header and the shared CUDA runtime (the installed SDK links the bundled copy).
+    add_library(wavebench_hip_nvidia INTERFACE)
+    target_include_directories(wavebench_hip_nvidia INTERFACE ${PROJECT_SOURCE_DIR}/core/platforms/nvidia/include)
+    target_link_libraries(wavebench_hip_nvidia INTERFACE CUDA::cudart)
+    add_library(wavebench::hip_nvidia ALIAS wavebench_hip_nvidia)
   elseif(WAVEBENCH_ENABLE_NVIDIA STREQUAL "ON")
     message(FATAL_ERROR "WAVEBENCH_ENABLE_NVIDIA is ON but no nvcc was found: put it on PATH or set CUDACXX")
   endif()
@@ -64,77 +75,21 @@ if(NOT WAVEBENCH_ENABLE_AMD STREQUAL "OFF")
   endif()
 endif()
 
-# Builds one shared module with hipcc for every AMD target. CMake 3.25's HIP language expects a
-# ROCm tree laid out as AMD ships it, which Debian's is not; hipcc is driven directly.
-function(wavebench_hipcc_module target output source)
-  set(archs)
-  foreach(t IN LISTS WAVEBENCH_AMD_TARGETS)
-    list(APPEND archs --offload-arch=${t})
-  endforeach()
-  get_filename_component(dir ${output} DIRECTORY)
-  set(dep ${CMAKE_CURRENT_BINARY_DIR}/${target}.d)
-  add_custom_command(OUTPUT ${output}
-    COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
-    COMMAND ${WAVEBENCH_HIPCC} ${archs} -std=c++20 -O3 -fPIC -shared -fvisibility=hidden -Wall -x hip
-            -I${PROJECT_SOURCE_DIR}/core/include ${source} -o ${output} -MD -MF ${dep}
-    DEPENDS ${source}
-    DEPFILE ${dep}
-    COMMENT "hipcc ${target} (${WAVEBENCH_AMD_TARGETS})"
-    COMMAND_EXPAND_LISTS VERBATIM)
-  add_custom_target(${target} ALL DEPENDS ${output})
-endfunction()
+# In-tree, every platform built is one plugins are built for.
+set(WAVEBENCH_SDK_PLATFORMS ${WAVEBENCH_PLATFORMS})
 
 # ---- cpu: the project's HIP-compatible CPU runtime ----------------------------------------------
 add_library(wavebench_hip_cpu SHARED ${PROJECT_SOURCE_DIR}/core/platforms/cpu/runtime.cpp)
+add_library(wavebench::hip_cpu ALIAS wavebench_hip_cpu)
 target_include_directories(wavebench_hip_cpu PUBLIC ${PROJECT_SOURCE_DIR}/core/platforms/cpu/include)
 target_link_libraries(wavebench_hip_cpu PRIVATE Boost::context Threads::Threads)
 target_compile_options(wavebench_hip_cpu PRIVATE ${WAVEBENCH_WARNINGS})
-set_target_properties(wavebench_hip_cpu PROPERTIES BUILD_RPATH "\$ORIGIN/bundled")
+set_target_properties(wavebench_hip_cpu PROPERTIES INSTALL_RPATH "\$ORIGIN/bundled" BUILD_WITH_INSTALL_RPATH ON)
 get_target_property(boost_context_lib Boost::context IMPORTED_LOCATION_RELEASE)
 if(NOT boost_context_lib)
   get_target_property(boost_context_lib Boost::context IMPORTED_LOCATION)
 endif()
 wavebench_bundle(${boost_context_lib})
-
-# Makes one wrapper translation unit per HIP source, with the extension the platform's compiler
-# wants (CMake gives a source file one language, and the same .hip is built for every platform).
-function(wavebench_hip_sources out platform)
-  set(result)
-  foreach(src IN LISTS ARGN)
-    get_filename_component(abs ${src} ABSOLUTE)
-    file(RELATIVE_PATH rel ${PROJECT_SOURCE_DIR} ${abs})
-    string(MAKE_C_IDENTIFIER ${rel} id)
-    set(ext cpp)
-    if(platform STREQUAL "nvidia")
-      set(ext cu)
-    endif()
-    set(wrapper ${PROJECT_BINARY_DIR}/generated/${platform}/${id}.${ext})
-    file(CONFIGURE OUTPUT ${wrapper} CONTENT "// generated by cmake/platforms.cmake, do not edit\n#include \"${abs}\"\n")
-    list(APPEND result ${wrapper})
-  endforeach()
-  set(${out} ${result} PARENT_SCOPE)
-endfunction()
-
-# A module in `dir` finds the bundled libraries (build/lib/bundled) through $ORIGIN.
-function(wavebench_find_bundled target dir)
-  file(RELATIVE_PATH rel ${dir} ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/bundled)
-  set_property(TARGET ${target} APPEND PROPERTY BUILD_RPATH "\$ORIGIN/${rel}")
-endfunction()
-
-# Compile settings for a target built against a platform's HIP runtime.
-function(wavebench_use_platform target platform)
-  target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/core/include)
-  if(platform STREQUAL "cpu")
-    target_link_libraries(${target} PRIVATE wavebench_hip_cpu)
-    # Signed int arithmetic wraps on GPUs; make g++ promise the same instead of assuming no overflow.
-    # -Wno-unknown-pragmas: GPU code says #pragma unroll, which g++ spells differently.
-    target_compile_options(${target} PRIVATE ${WAVEBENCH_WARNINGS} -fwrapv -Wno-unknown-pragmas)
-  elseif(platform STREQUAL "nvidia")
-    target_include_directories(${target} BEFORE PRIVATE ${PROJECT_SOURCE_DIR}/core/platforms/nvidia/include)
-    target_link_libraries(${target} PRIVATE CUDA::cudart)
-    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall>)
-  endif()
-endfunction()
 
 # The platform libraries: build/lib/libwavebench_platform_<platform>.so
 foreach(platform IN LISTS WAVEBENCH_PLATFORMS)
@@ -152,39 +107,3 @@ foreach(platform IN LISTS WAVEBENCH_PLATFORMS)
 endforeach()
 
 add_custom_target(wavebench_plugins)
-
-# wavebench_add_plugin(<family>/<variant>.hip [OUTPUT_DIR dir] [PLATFORMS p...]): builds
-# <dir>/<platform>/<family>_<variant>.so (dir: build/plugins) for every enabled platform (or the
-# ones named), exporting only the entry point.
-function(wavebench_add_plugin source)
-  cmake_parse_arguments(arg "" "OUTPUT_DIR" "PLATFORMS" ${ARGN})
-  if(NOT arg_OUTPUT_DIR)
-    set(arg_OUTPUT_DIR ${PROJECT_BINARY_DIR}/plugins)
-  endif()
-  if(NOT arg_PLATFORMS)
-    set(arg_PLATFORMS ${WAVEBENCH_PLATFORMS})
-  endif()
-  get_filename_component(abs ${source} ABSOLUTE)
-  get_filename_component(variant ${abs} NAME_WE)
-  get_filename_component(dir ${abs} DIRECTORY)
-  get_filename_component(family ${dir} NAME)
-  file(RELATIVE_PATH where ${PROJECT_BINARY_DIR} ${arg_OUTPUT_DIR})
-  string(MAKE_C_IDENTIFIER "${where}" where)
-  foreach(platform IN LISTS arg_PLATFORMS)
-    set(target wbplugin_${where}_${platform}_${family}_${variant})
-    if(platform STREQUAL "amd")
-      wavebench_hipcc_module(${target} ${arg_OUTPUT_DIR}/amd/${family}_${variant}.so ${abs})
-      add_dependencies(wavebench_plugins ${target})
-      continue()
-    endif()
-    wavebench_hip_sources(srcs ${platform} ${abs})
-    add_library(${target} MODULE ${srcs})
-    wavebench_use_platform(${target} ${platform})
-    set_target_properties(${target} PROPERTIES
-      PREFIX "" OUTPUT_NAME ${family}_${variant}
-      LIBRARY_OUTPUT_DIRECTORY ${arg_OUTPUT_DIR}/${platform}
-      CXX_VISIBILITY_PRESET hidden CUDA_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
-    wavebench_find_bundled(${target} ${arg_OUTPUT_DIR}/${platform})
-    add_dependencies(wavebench_plugins ${target})
-  endforeach()
-endfunction()

@@ -4,12 +4,6 @@
 
 namespace wb {
 
-const family& reduce_family();
-const family& conv_family();
-const family& converge_family();
-const family& branch_family();
-const family& vgpr_family();
-
 size_t elem_size(elem e)
 {
     switch (e) {
@@ -61,12 +55,6 @@ double get_real(const param_map& p, const std::string& name) { return std::get<d
 const std::string& get_string(const param_map& p, const std::string& name)
 {
     return std::get<std::string>(param_value(p, name));
-}
-
-const std::vector<family>& families()
-{
-    static const std::vector<family> all = {reduce_family(), conv_family(), converge_family(), branch_family(), vgpr_family()};
-    return all;
 }
 
 const family* find_family(std::string_view name)

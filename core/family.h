@@ -1,7 +1,12 @@
 // Families: the problem definitions. A family says what its parameters are, how inputs are made
-// from a seed, what the output is and how it is checked (the reference), and what work metric
-// and ceiling a result is reported against. Plugins implement a family; the harness owns
-// everything the family describes.
+// from a seed, what the outputs are and how they are compared, and what work metric and ceiling a
+// result is reported against. Its pieces, the same for every family:
+//   core/include/wavebench/families/<name>.h  the problem, shared by the plugins and the reference
+//   core/families/<name>.cpp                  this definition: parameters, datasets, comparison, metric
+//   reference/<name>.{h,cpp}                  the reference (xsimd where it vectorizes), oracle, model
+//   plugins/<name>/common.h, <variant>.hip    the plugins
+//   tests/families/<name>_test.cpp            its tests
+// Plugins implement a family; the harness owns everything the family describes.
 #pragma once
 
 #include <cstddef>
@@ -82,14 +87,11 @@ struct family {
     std::vector<buffer_shape> (*outputs)(const param_map&);
     /// Fills the inputs (already shaped) from the seed.
     void (*generate)(const param_map&, uint64_t seed, std::vector<host_buffer>& inputs);
-    /// Computes the expected outputs (already shaped).
-    void (*reference)(const param_map&, const std::vector<host_buffer>& inputs, std::vector<host_buffer>& expected);
-    /// Optional: a model's predicted speedup of `variant` over the baseline on these inputs, from
-    /// the family parameters and the variant's tunables, on wavefronts of `warp_size` lanes.
-    std::optional<double> (*model)(const param_map&, std::string_view variant, const std::vector<host_buffer>& inputs,
-                                   unsigned warp_size) = nullptr;
+    // The expected outputs come from the family's reference (reference/reference.h).
 };
 
+/// Every family: one per core/families/<name>.cpp, each defining `const family& family_<name>()`
+/// (the list is generated from those files by core/CMakeLists.txt), sorted by name.
 const std::vector<family>& families();
 const family* find_family(std::string_view name);
 

@@ -37,24 +37,28 @@ occupancy_estimate nvidia_occupancy(const nvidia_sm& sm, const kernel_use& k)
 
 namespace {
 
-// Per SIMD (LLVM AMDGPUBaseInfo; ../shared/design/anchors.md). RDNA: a CU has 2 SIMDs and 64 KiB
-// of LDS (a WGP, 4 and 128 KiB: the same ratio).
+// Per SIMD and per CU (LLVM AMDGPUBaseInfo; ../shared/design/anchors.md). RDNA: a CU has 2 SIMDs and
+// 64 KiB of LDS; in WGP mode, the default hipcc compiles for, a work-group's waves and LDS may use
+// both CUs of a WGP (amd_occupancy doubles both; LLVM's getEUsPerCU and LocalMemorySize do the same).
 const amd_target amd_targets[] = {
-    // name    waves granule32/64 file32/64  unified separate sgpr  simds lds
-    {"gfx900", 10, 4, 4, 256, 256, false, false, true, 4, 65536},
-    {"gfx906", 10, 4, 4, 256, 256, false, false, true, 4, 65536},
-    {"gfx908", 10, 4, 4, 256, 256, false, true, true, 4, 65536},
-    {"gfx90a", 8, 8, 8, 512, 512, true, false, true, 4, 65536},
-    {"gfx940", 8, 8, 8, 512, 512, true, false, true, 4, 65536},
-    {"gfx941", 8, 8, 8, 512, 512, true, false, true, 4, 65536},
-    {"gfx942", 8, 8, 8, 512, 512, true, false, true, 4, 65536},
-    {"gfx1030", 16, 16, 8, 1024, 512, false, false, false, 2, 65536},
-    {"gfx1031", 16, 16, 8, 1024, 512, false, false, false, 2, 65536},
-    {"gfx1032", 16, 16, 8, 1024, 512, false, false, false, 2, 65536},
-    {"gfx1100", 16, 24, 12, 1536, 768, false, false, false, 2, 65536},
-    {"gfx1101", 16, 24, 12, 1536, 768, false, false, false, 2, 65536},
-    {"gfx1102", 16, 16, 8, 1024, 512, false, false, false, 2, 65536},
+    // name    waves granule32/64 file32/64  unified separate sgpr  simds lds   wgp
+    {"gfx900", 10, 4, 4, 256, 256, false, false, true, 4, 65536, false},
+    {"gfx906", 10, 4, 4, 256, 256, false, false, true, 4, 65536, false},
+    {"gfx908", 10, 4, 4, 256, 256, false, true, true, 4, 65536, false},
+    {"gfx90a", 8, 8, 8, 512, 512, true, false, true, 4, 65536, false},
+    {"gfx940", 8, 8, 8, 512, 512, true, false, true, 4, 65536, false},
+    {"gfx941", 8, 8, 8, 512, 512, true, false, true, 4, 65536, false},
+    {"gfx942", 8, 8, 8, 512, 512, true, false, true, 4, 65536, false},
+    {"gfx1030", 16, 16, 8, 1024, 512, false, false, false, 2, 65536, true},
+    {"gfx1031", 16, 16, 8, 1024, 512, false, false, false, 2, 65536, true},
+    {"gfx1032", 16, 16, 8, 1024, 512, false, false, false, 2, 65536, true},
+    {"gfx1100", 16, 24, 12, 1536, 768, false, false, false, 2, 65536, true},
+    {"gfx1101", 16, 24, 12, 1536, 768, false, false, false, 2, 65536, true},
+    {"gfx1102", 16, 16, 8, 1024, 512, false, false, false, 2, 65536, true},
 };
+
+constexpr int barriers_per_cu = 16; // a work-group of more than one wave holds one while resident
+constexpr int lds_granule = 512;    // LDS is allocated per work-group in these units
 
 int sgpr_waves(int sgprs)
 {
@@ -78,39 +82,73 @@ std::string amd_target_names()
     return s;
 }
 
+// A CU takes in whole work-groups: every wave of a work-group is resident at once, on the CU's SIMDs
+// (on gfx10+ in WGP mode, on the WGP's four). The rule used here:
+//
+//   k = ceil(block / wave size) waves per work-group, S SIMDs, and L = the fewest waves one SIMD can
+//   hold: the hardware limit, or what its VGPR or SGPR file allows. The waves of the resident
+//   work-groups are dealt round-robin over the S SIMDs, each work-group carrying on where the
+//   previous one stopped, so W resident work-groups put ceil(W k / S) waves on the busiest SIMD
+//   (LLVM spreads a CU's waves over its SIMDs the same way, and the HIP runtime's
+//   hipOccupancyMaxActiveBlocksPerMultiprocessor counts S L wave_size / the block rounded up to
+//   waves). They fit while that is at most L:
+//
+//       W <= floor(S L / k)          for each of the three per-SIMD limits L
+//       W <= LDS / LDS per work-group, in 512-byte granules (64 KiB a CU, 128 KiB a WGP)
+//       W <= 16 barriers per CU      for work-groups of more than one wave (32 a WGP)
+//
+//   W is the smallest of the five; waves per SIMD = ceil(W k / S), reached on the busiest SIMD (the
+//   others hold that many or one fewer). One work-group alone puts ceil(k / S) waves on its busiest
+//   SIMD; W of them put fewer than W ceil(k / S) there when S does not divide k, because their
+//   extra waves land on different SIMDs.
+//
+// Worked example: gfx90a (S = 4, at most 8 waves per SIMD), 1024 work-items of wave64 (k = 16, 4 waves
+// on each SIMD), 96 VGPRs (512 / 96: 5 waves per SIMD). Hardware: W <= 4 * 8 / 16 = 2; VGPRs: W <=
+// 4 * 5 / 16 = 1 (a second work-group would need 8 waves on each SIMD). W = 1, limited by VGPRs: 4
+// waves per SIMD, not the 5 the VGPRs alone allow. With 384 work-items (k = 6) instead: W <= 20 / 6
+// = 3, and 18 waves over 4 SIMDs are 5, 5, 4, 4: 5 waves per SIMD (were every work-group to start
+// again at the first SIMD, only 2 would fit; and 64-item work-groups would all stack on one SIMD).
 amd_occupancy_estimate amd_occupancy(const amd_target& t, const amd_kernel_use& k)
 {
-    amd_occupancy_estimate e;
+    using est = amd_occupancy_estimate;
+    est e;
     e.max_waves = t.max_waves;
     if (k.block_size <= 0 || k.wave_size <= 0) return e;
+    const int cus = t.wgp && !k.cu_mode ? 2 : 1; // CUs one work-group may span
+    e.simds = t.simds_per_cu * cus;
+    e.group_waves = (k.block_size + k.wave_size - 1) / k.wave_size;
+
+    // Per SIMD, as LLVM counts them.
     const bool w32 = k.wave_size == 32;
     const int granule = w32 ? t.vgpr_granule32 : t.vgpr_granule64, file = w32 ? t.vgprs32 : t.vgprs64;
     const int vgprs = t.separate_agprs ? std::max(k.vgprs, k.agprs) : k.vgprs;
-    e.by_vgprs = vgprs <= granule ? t.max_waves : std::min(file / int(round_up(vgprs, granule)), t.max_waves);
-    e.by_sgprs = t.sgpr_limit ? std::min(sgpr_waves(k.sgprs), t.max_waves) : t.max_waves;
+    e.vgpr_waves = vgprs <= granule ? t.max_waves : std::min(file / int(round_up(vgprs, granule)), t.max_waves);
+    e.sgpr_waves = t.sgpr_limit ? std::min(sgpr_waves(k.sgprs), t.max_waves) : t.max_waves;
 
-    // Work-group limits per CU, turned into waves per SIMD as LLVM does: the CU's waves spread
-    // over its SIMDs, rounded up, at least one while a work-group fits at all.
-    const int group_waves = (k.block_size + k.wave_size - 1) / k.wave_size;
-    const int cu_waves = t.max_waves * t.simds_per_cu;
-    auto per_simd = [&](int64_t groups) {
-        return int(std::min<int64_t>((groups * group_waves + t.simds_per_cu - 1) / t.simds_per_cu, t.max_waves));
-    };
-    // Work-groups of several waves each take one of the CU's 16 barriers.
-    const int64_t groups_by_slots = group_waves == 1 ? cu_waves : std::min(cu_waves / group_waves, 16);
-    // LDS is allocated in 512-byte granules; a kernel without LDS has no such limit.
-    const int64_t groups_by_lds = k.lds_bytes > 0 ? t.lds_per_cu / round_up(k.lds_bytes, 512) : INT32_MAX;
-    e.by_slots = per_simd(groups_by_slots);
-    e.by_lds = k.lds_bytes > 0 ? per_simd(groups_by_lds) : t.max_waves;
-    e.waves = std::min({e.by_vgprs, e.by_sgprs, e.by_lds, e.by_slots});
-    const int64_t groups_by_registers = int64_t(std::min(e.by_vgprs, e.by_sgprs)) * t.simds_per_cu / group_waves;
-    e.workgroups = int(std::min({groups_by_slots, groups_by_lds, groups_by_registers}));
-    e.limiter = e.waves == t.max_waves   ? "waves"
-                : e.waves == e.by_vgprs  ? "VGPRs"
-                : e.waves == e.by_sgprs  ? "SGPRs"
-                : e.waves == e.by_lds    ? "LDS"
-                                         : "workgroup slots";
+    // In whole work-groups.
+    auto groups = [&](int waves_per_simd) { return int(int64_t(e.simds) * waves_per_simd / e.group_waves); };
+    e.groups_by_waves = groups(t.max_waves);
+    e.groups_by_vgprs = groups(e.vgpr_waves);
+    e.groups_by_sgprs = groups(e.sgpr_waves);
+    const int64_t lds = round_up(k.lds_bytes, lds_granule);
+    e.groups_by_lds = k.lds_bytes <= 0 ? est::unlimited : lds > t.lds_per_cu ? 0 : int(t.lds_per_cu * cus / lds);
+    e.groups_by_slots = e.group_waves == 1 ? est::unlimited : barriers_per_cu * cus;
+
+    e.workgroups =
+        std::min({e.groups_by_waves, e.groups_by_vgprs, e.groups_by_sgprs, e.groups_by_lds, e.groups_by_slots});
+    e.waves = amd_waves_per_simd(e, e.workgroups);
+    e.limiter = e.workgroups == e.groups_by_waves   ? "waves"
+                : e.workgroups == e.groups_by_vgprs ? "VGPRs"
+                : e.workgroups == e.groups_by_sgprs ? "SGPRs"
+                : e.workgroups == e.groups_by_lds   ? "LDS"
+                                                    : "workgroup slots";
     return e;
+}
+
+int amd_waves_per_simd(const amd_occupancy_estimate& e, int64_t workgroups)
+{
+    if (e.simds <= 0 || workgroups <= 0) return 0;
+    return int((workgroups * e.group_waves + e.simds - 1) / e.simds);
 }
 
 } // namespace wb

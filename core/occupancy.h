@@ -38,9 +38,9 @@ struct occupancy_estimate {
 /// (so a kernel at full occupancy is limited by "warps").
 occupancy_estimate nvidia_occupancy(const nvidia_sm& sm, const kernel_use& k);
 
-// ---- AMD: waves per SIMD, after LLVM's AMDGPUBaseInfo -----------------------------------------
+// ---- AMD: waves per SIMD from whole work-groups, after LLVM's AMDGPUBaseInfo -----------------------
 
-/// One AMD target's per-SIMD resources (the table is in occupancy.cpp).
+/// One AMD target's resources per SIMD and per CU (the table is in occupancy.cpp).
 struct amd_target {
     const char* name;        // "gfx90a"; also matches "gfx90a:xnack-" and the like
     int max_waves;           // per SIMD
@@ -50,7 +50,8 @@ struct amd_target {
     bool separate_agprs;     // gfx908: an AGPR file as large as the VGPR file
     bool sgpr_limit;         // gfx8 / gfx9: SGPRs cap the waves
     int simds_per_cu;
-    int64_t lds_per_cu;
+    int64_t lds_per_cu;      // also the most one work-group can allocate
+    bool wgp;                // gfx10+: in WGP mode (hipcc's default) a work-group spans a WGP, two CUs
 };
 
 /// The table entry for a target name ("gfx90a", "gfx90a:sramecc+:xnack-"), or null.
@@ -65,19 +66,31 @@ struct amd_kernel_use {
     int64_t lds_bytes = 0;   // static (.group_segment_fixed_size) + dynamic
     int block_size = 0;
     int wave_size = 64;      // .wavefront_size
+    bool cu_mode = false;    // gfx10+ built with -mcumode: a work-group stays on one CU (no effect before gfx10)
 };
 
 struct amd_occupancy_estimate {
-    int waves = 0;           // per SIMD: the smallest of the four below
-    int by_vgprs = 0, by_sgprs = 0, by_lds = 0, by_slots = 0;
-    int max_waves = 0;
-    int workgroups = 0;      // resident work-groups per CU
-    std::string limiter;     // "waves", "VGPRs", "SGPRs", "LDS" or "workgroup slots"
+    static constexpr int unlimited = INT32_MAX; // a limit that does not apply (no LDS; one-wave groups' slots)
+
+    int waves = 0;           // per SIMD: what `workgroups` work-groups put on the busiest SIMD
+    int max_waves = 0;       // the target's limit per SIMD
+    int workgroups = 0;      // resident work-groups per CU (per WGP in WGP mode): the smallest of the five below
+    int groups_by_waves = 0, groups_by_vgprs = 0, groups_by_sgprs = 0, groups_by_lds = 0, groups_by_slots = 0;
+    int vgpr_waves = 0, sgpr_waves = 0; // per SIMD each register file allows, before whole work-groups (as LLVM)
+    int group_waves = 0;     // waves per work-group: ceil(block / wave size)
+    int simds = 0;           // the SIMDs the work-groups share: the CU's, or the WGP's in WGP mode
+    std::string limiter;     // "waves", "VGPRs", "SGPRs", "LDS" or "workgroup slots": what caps `workgroups`
 };
 
-/// Waves per SIMD. Ties name the first of: waves (the hardware limit), VGPRs, SGPRs, LDS,
-/// workgroup slots. The LDS limit counts the CU's SIMDs (clang 15's own figure does not) and the
-/// 512-byte granules LDS is allocated in. A work-group that cannot fit gives 0 waves.
+/// Resident work-groups per CU and the waves per SIMD they give (the rule, with a worked example, is
+/// in occupancy.cpp). The limiter names what caps the work-groups; ties name the first of: waves (the
+/// hardware limit per SIMD), VGPRs, SGPRs, LDS, workgroup slots (so a kernel at full occupancy is
+/// limited by "waves"). LDS counts the CU's SIMDs (clang 15's own figure does not) and the 512-byte
+/// granules it is allocated in. A work-group that cannot fit gives 0 work-groups and 0 waves.
 amd_occupancy_estimate amd_occupancy(const amd_target& t, const amd_kernel_use& k);
+
+/// Waves per SIMD that `workgroups` resident work-groups of e.group_waves waves put on the busiest of
+/// e.simds SIMDs, by the same rule (for a work-group count from elsewhere, e.g. the HIP runtime's).
+int amd_waves_per_simd(const amd_occupancy_estimate& e, int64_t workgroups);
 
 } // namespace wb

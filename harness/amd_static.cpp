@@ -1,4 +1,5 @@
 #include "harness/amd_static.h"
+#include "harness/platform_kind.h"
 
 #include "core/amd/inspect_abi.h"
 #include "harness/platform.h"
@@ -122,6 +123,8 @@ std::string kernel_base_name(const std::string& symbol)
 amd_kernel_report judge(const amd_kernel_figures& k, int block_size, int64_t dynamic_lds, std::string from)
 {
     amd_kernel_report r{k, block_size, std::move(from), dynamic_lds, std::nullopt};
+    // gfx10+ in WGP mode, hipcc's default: the metadata does not say (the kernel descriptor's
+    // WGP_MODE bit would; a -mcumode build is judged as if in WGP mode).
     if (const amd_target* t = find_amd_target(k.target))
         r.occupancy = amd_occupancy(*t, {k.vgprs, k.agprs, k.sgprs, k.lds_bytes + dynamic_lds, block_size, k.wave_size});
     return r;
@@ -153,15 +156,21 @@ json to_json(const amd_kernel_report& r)
 {
     const amd_kernel_figures& k = r.k;
     json occ = nullptr;
-    if (r.occupancy)
-        occ = {{"waves_per_simd", r.occupancy->waves},
-               {"max", r.occupancy->max_waves},
-               {"workgroups_per_cu", r.occupancy->workgroups},
-               {"limiter", r.occupancy->limiter},
-               {"by", {{"vgprs", r.occupancy->by_vgprs},
-                       {"sgprs", r.occupancy->by_sgprs},
-                       {"lds", r.occupancy->by_lds},
-                       {"workgroup_slots", r.occupancy->by_slots}}}};
+    if (const auto& e = r.occupancy) {
+        auto groups = [](int n) { return n == amd_occupancy_estimate::unlimited ? json(nullptr) : json(n); };
+        occ = {{"waves_per_simd", e->waves},
+               {"max", e->max_waves},
+               {"limiter", e->limiter},
+               {"workgroups_per_cu", e->workgroups},
+               {"waves_per_workgroup", e->group_waves},
+               {"simds", e->simds},
+               {"workgroups_by", {{"waves", groups(e->groups_by_waves)},
+                                  {"vgprs", groups(e->groups_by_vgprs)},
+                                  {"sgprs", groups(e->groups_by_sgprs)},
+                                  {"lds", groups(e->groups_by_lds)},
+                                  {"workgroup_slots", groups(e->groups_by_slots)}}},
+               {"register_waves_per_simd", {{"vgprs", e->vgpr_waves}, {"sgprs", e->sgpr_waves}}}};
+    }
     return {{"target", k.target},
             {"kernel", k.name},
             {"symbol", k.symbol},
@@ -186,9 +195,9 @@ std::optional<fs::path> amd_twin(const fs::path& plugin_file)
     const fs::path dir = plugin_file.parent_path(), name = plugin_file.filename();
     const std::string platform_dir = dir.filename().string();
     std::vector<fs::path> candidates;
-    if (platform_dir == "cpu" || platform_dir == "nvidia" || platform_dir == "amd")
-        candidates.push_back(dir.parent_path() / "amd" / name);
-    candidates.push_back(platform::build_dir() / "plugins" / "amd" / name);
+    const char* amd = to_string(platform_kind::amd);
+    if (parse_platform(platform_dir)) candidates.push_back(dir.parent_path() / amd / name); // <dir>/<platform>/x.so
+    candidates.push_back(platform::build_dir() / "plugins" / amd / name);
     for (const auto& c : candidates)
         if (fs::exists(c)) return c;
     return std::nullopt;

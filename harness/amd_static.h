@@ -45,7 +45,8 @@ struct amd_kernel_report {
     std::optional<amd_occupancy_estimate> occupancy; // none for a target the table lacks
 };
 
-/// Judges `k` at a block size and dynamic LDS (occupancy from core/occupancy's table).
+/// Judges `k` at a block size and dynamic LDS: the work-groups that stay resident per CU and the
+/// waves per SIMD they give (core/occupancy's model and table; gfx10+ in WGP mode, hipcc's default).
 amd_kernel_report judge(const amd_kernel_figures& k, int block_size, int64_t dynamic_lds, std::string from);
 
 /// The launch a plugin declares for a kernel name: block size (tunable default, a tunable value

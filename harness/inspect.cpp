@@ -18,6 +18,8 @@ using json = nlohmann::json;
 
 namespace {
 
+const char* const amd = to_string(platform_kind::amd); // the amd platform's folder
+
 struct inspected {
     fs::path path;
     std::string plugin; // "reduce/atomic", or "" for a .so that is not a wavebench plugin
@@ -34,14 +36,13 @@ std::optional<plugin> descriptor_of(const fs::path& file, const std::vector<fs::
     const fs::path dir = fs::weakly_canonical(file, ec).parent_path();
     const bool in_plugin_dir = std::any_of(plugin_dirs.begin(), plugin_dirs.end(), [&](const fs::path& d) {
         std::error_code e2;
-        return fs::weakly_canonical(d, e2) == dir || fs::weakly_canonical(d / "amd", e2) == dir;
+        return fs::weakly_canonical(d, e2) == dir || fs::weakly_canonical(d / amd, e2) == dir;
     });
     if (!in_plugin_dir) return std::nullopt;
-    for (const auto& [platform, path] : {std::pair{std::string("amd"), file},
-                                         std::pair{std::string("cpu"), platform::build_dir() / "plugins" / "cpu" /
-                                                                           file.filename()}}) {
+    const fs::path cpu_build = platform::build_dir() / "plugins" / to_string(platform_kind::cpu) / file.filename();
+    for (const auto& [kind, path] : {std::pair{platform_kind::amd, file}, std::pair{platform_kind::cpu, cpu_build}}) {
         if (!fs::exists(path)) continue;
-        plugin_registry reg(platform);
+        plugin_registry reg(kind);
         reg.add_file(path);
         if (!reg.plugins().empty()) return reg.plugins().front();
     }
@@ -53,9 +54,9 @@ std::vector<fs::path> files_to_inspect(const inspect_options& o)
     std::vector<fs::path> files(o.files.begin(), o.files.end());
     if (!files.empty()) return files;
     std::set<fs::path> seen;
-    for (const auto& dir : plugin_directories("amd", o.plugin_dirs)) {
+    for (const auto& dir : plugin_directories(amd, o.plugin_dirs)) {
         std::error_code ec;
-        for (const fs::path& d : {dir, dir / "amd"}) {
+        for (const fs::path& d : {dir, dir / amd}) {
             if (!fs::is_directory(d, ec)) continue;
             for (const auto& e : fs::directory_iterator(d, ec))
                 if (e.path().extension() == ".so") seen.insert(e.path());
@@ -83,18 +84,22 @@ void print_table(std::ostream& os, const inspected& f)
         return;
     }
     char line[256];
-    std::snprintf(line, sizeof line, "  %-9s %-22s %6s %5s %5s %5s %6s %7s %7s %4s %6s %-16s", "target", "kernel", "block",
-                  "VGPR", "AGPR", "SGPR", "LDS", "scratch", "spills", "wave", "maxWG", "waves/SIMD");
+    std::snprintf(line, sizeof line, "  %-9s %-22s %6s %5s %5s %5s %6s %7s %7s %4s %6s %3s %-16s", "target", "kernel",
+                  "block", "VGPR", "AGPR", "SGPR", "LDS", "scratch", "spills", "wave", "maxWG", "WGs", "waves/SIMD");
     os << line << "\n";
     for (const auto& r : f.kernels) {
         const auto& k = r.k;
-        std::string occ = "? (no table)";
-        if (r.occupancy) occ = cell(r.occupancy->waves) + "/" + cell(r.occupancy->max_waves) + " " + r.occupancy->limiter;
+        std::string groups = "?", occ = "? (no table)";
+        if (r.occupancy) {
+            groups = cell(r.occupancy->workgroups);
+            occ = cell(r.occupancy->waves) + "/" + cell(r.occupancy->max_waves) + " " + r.occupancy->limiter;
+        }
         const std::string block = cell(r.block_size) + (r.block_from.find("max flat") == 0 ? "*" : "");
         const std::string name = k.name.size() <= 22 ? k.name : k.name.substr(0, 21) + "~"; // whole in --json
-        std::snprintf(line, sizeof line, "  %-9s %-22s %6s %5d %5d %5d %6lld %7lld %3d/%-3d %4d %6d %s", k.target.c_str(),
-                      name.c_str(), block.c_str(), k.vgprs, k.agprs, k.sgprs, (long long)(k.lds_bytes + r.dynamic_lds_bytes),
-                      (long long)k.scratch_bytes, k.vgpr_spills, k.sgpr_spills, k.wave_size, k.max_workgroup, occ.c_str());
+        std::snprintf(line, sizeof line, "  %-9s %-22s %6s %5d %5d %5d %6lld %7lld %3d/%-3d %4d %6d %3s %s",
+                      k.target.c_str(), name.c_str(), block.c_str(), k.vgprs, k.agprs, k.sgprs,
+                      (long long)(k.lds_bytes + r.dynamic_lds_bytes), (long long)k.scratch_bytes, k.vgpr_spills,
+                      k.sgpr_spills, k.wave_size, k.max_workgroup, groups.c_str(), occ.c_str());
         os << line << "\n";
     }
     os << "\n";
@@ -195,7 +200,7 @@ int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& e
 {
     std::vector<inspected> all;
     json errors = json::array();
-    const auto dirs = plugin_directories("amd", o.plugin_dirs);
+    const auto dirs = plugin_directories(amd, o.plugin_dirs);
     std::set<std::string> targets_seen;
     for (const fs::path& file : files_to_inspect(o)) {
         inspected f{file, "", {}};
@@ -264,7 +269,9 @@ int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& e
             if (o.isa && !f.kernels.empty()) print_mix(out, f);
         }
         out << "block: the plugin's launch (* : the kernel's max flat workgroup size, no plugin declares it); "
-               "LDS: static + dynamic bytes; waves/SIMD from wavebench's table (core/occupancy.cpp)\n";
+               "LDS: static + dynamic bytes; WGs: resident work-groups per CU (per WGP on gfx10+, in hipcc's WGP "
+               "mode); waves/SIMD: what they put on the busiest SIMD, of the maximum, and what caps the work-groups "
+               "(core/occupancy.cpp)\n";
     }
 
     int status = errors.empty() ? 0 : 2;

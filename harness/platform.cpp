@@ -8,31 +8,46 @@ namespace wb {
 
 namespace fs = std::filesystem;
 
-fs::path platform::build_dir() { return boost::dll::program_location().parent_path().parent_path(); }
-
-static fs::path library_path(const std::string& name)
+// The build folder (build/bin/wavebench: build/lib, build/plugins/<platform>) or, installed
+// (<prefix>/bin/wavebench), <prefix>/lib/wavebench, which holds lib/ and plugins/<platform>/ as the
+// build folder does (cmake/install.cmake).
+fs::path platform::build_dir()
 {
-    return platform::build_dir() / "lib" / ("libwavebench_platform_" + name + ".so");
+    const fs::path up = boost::dll::program_location().parent_path().parent_path();
+    std::error_code ec;
+    if (const fs::path installed = up / "lib" / "wavebench"; fs::is_directory(installed / "lib", ec)) return installed;
+    return up;
 }
 
-std::vector<std::string> platform::built()
+static fs::path library_path(platform_kind kind)
 {
-    std::vector<std::string> r;
-    for (const char* p : {"nvidia", "amd", "cpu"})
-        if (fs::exists(library_path(p))) r.emplace_back(p);
+    return platform::build_dir() / "lib" / (std::string("libwavebench_platform_") + to_string(kind) + ".so");
+}
+
+std::vector<platform_kind> platform::built()
+{
+    std::vector<platform_kind> r;
+    for (platform_kind k : platform_kinds) // best first
+        if (fs::exists(library_path(k))) r.push_back(k);
     return r;
 }
 
-platform::platform(boost::dll::shared_library lib, const wb_platform* api, std::string name)
-    : lib_(std::move(lib)), api_(api), name_(std::move(name))
+platform::platform(boost::dll::shared_library lib, const wb_platform* api, platform_kind kind)
+    : lib_(std::move(lib)), api_(api), kind_(kind)
 {
 }
 
-std::shared_ptr<platform> platform::load(const std::string& name)
+std::shared_ptr<platform> platform::load(std::string_view name)
 {
-    if (name != "cpu" && name != "amd" && name != "nvidia")
-        throw platform_unavailable("unknown platform '" + name + "': choose cpu, amd or nvidia");
-    const fs::path path = library_path(name);
+    const auto kind = parse_platform(name);
+    if (!kind) throw platform_unavailable(unknown_platform(name));
+    return load(*kind);
+}
+
+std::shared_ptr<platform> platform::load(platform_kind kind)
+{
+    const std::string name = to_string(kind);
+    const fs::path path = library_path(kind);
     if (!fs::exists(path))
         throw platform_unavailable("platform '" + name + "' is not built here (" + path.string() +
                                    " missing); the build found no compiler for it");
@@ -46,7 +61,7 @@ std::shared_ptr<platform> platform::load(const std::string& name)
     const wb_platform* api = lib.get<const wb_platform*(uint32_t)>(WB_PLATFORM_ENTRY)(WB_PLATFORM_ABI_VERSION);
     if (!api || api->size < sizeof(wb_platform))
         throw platform_unavailable(path.string() + " was built for another platform ABI; rebuild wavebench");
-    return std::shared_ptr<platform>(new platform(std::move(lib), api, name));
+    return std::shared_ptr<platform>(new platform(std::move(lib), api, kind));
 }
 
 void platform::check(wb_err e, const std::string& what)
@@ -54,18 +69,30 @@ void platform::check(wb_err e, const std::string& what)
     if (e) throw std::runtime_error(what + ": " + e);
 }
 
+/// "no AMD GPU found (<why>)...": what a person should know when the runtime finds no device.
+static std::string no_device_message(platform_kind kind, const std::string& why)
+{
+    switch (kind) {
+    case platform_kind::amd:
+        return "no AMD GPU found (" + why +
+               "); `wavebench inspect --platform amd` reports the kernels' AMD resources without one";
+    case platform_kind::nvidia:
+        return "no NVIDIA GPU found, or its driver is older than the CUDA 13 runtime (" + why + ")";
+    case platform_kind::cpu: break;
+    }
+    return std::string("no ") + to_string(kind) + " device found (" + why + ")";
+}
+
 void platform::init(int device, int warp_size)
 {
-    if (wb_err e = api_->init(device, warp_size)) {
-        const std::string why = e, detail = why.substr(why.find('(') + 1);
-        if (why.rfind("no " + name_ + " device found", 0) == 0) {
-            if (name_ == "amd")
-                throw no_device("no AMD GPU found (" + detail +
-                                "; `wavebench inspect --platform amd` reports the kernels' AMD resources without one");
-            throw no_device("no NVIDIA GPU found, or its driver is older than the CUDA 13 runtime (" + detail);
-        }
-        if (why.rfind("device ", 0) == 0) throw no_device(why); // an index beyond the devices there are
-        throw platform_unavailable(why);
+    const char* message = nullptr;
+    const int32_t st = api_->init(device, warp_size, &message);
+    const std::string why = message ? message : "no reason given";
+    switch (st) {
+    case WB_PLATFORM_OK: break;
+    case WB_PLATFORM_NO_DEVICE: throw no_device(no_device_message(kind_, why));
+    case WB_PLATFORM_BAD_DEVICE: throw no_device(why); // an index beyond the devices there are
+    default: throw platform_unavailable(why);
     }
     check(api_->device_info(&device_), "reading the device's properties");
 }

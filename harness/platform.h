@@ -2,6 +2,7 @@
 // Boost.DLL, and RAII handles for what it allocates.
 #pragma once
 
+#include "harness/platform_kind.h"
 #include "wavebench/platform_abi.h"
 
 #ifndef BOOST_DLL_USE_STD_FS
@@ -12,6 +13,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace wb {
@@ -21,7 +23,7 @@ struct platform_unavailable : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-/// The platform is built and loads, but finds no device to run on.
+/// The platform is built and loads, but finds no device to run on (or not the one asked for).
 struct no_device : platform_unavailable {
     using platform_unavailable::platform_unavailable;
 };
@@ -29,17 +31,22 @@ struct no_device : platform_unavailable {
 class platform {
 public:
     /// Loads the platform library built next to the executable (<bin>/../lib).
-    static std::shared_ptr<platform> load(const std::string& name);
+    static std::shared_ptr<platform> load(platform_kind kind);
+    /// The same by name, as the command line gives it; an unknown name is platform_unavailable.
+    static std::shared_ptr<platform> load(std::string_view name);
     /// The platforms this build has a library for, best first (nvidia, amd, cpu).
-    static std::vector<std::string> built();
-    /// <bin>/.. : the build folder the executable belongs to.
+    static std::vector<platform_kind> built();
+    /// Where the platform libraries (lib/) and plugins (plugins/<platform>/) are: <bin>/.. in a build
+    /// folder, <bin>/../lib/wavebench in an installed tree.
     static std::filesystem::path build_dir();
 
     platform(const platform&) = delete;
     platform& operator=(const platform&) = delete;
 
-    const std::string& name() const { return name_; }
-    /// Selects the device (and on cpu the warp size). Throws no_device when there is none.
+    platform_kind kind() const { return kind_; }
+    std::string name() const { return to_string(kind_); }
+    /// Selects the device (and on cpu the warp size). Throws no_device when there is none, or not
+    /// the one asked for; platform_unavailable when the platform fails otherwise.
     void init(int device, int warp_size);
     const wb_device_info& device() const { return device_; }
     const wb_platform& api() const { return *api_; }
@@ -51,10 +58,10 @@ public:
     void copy_to_host(void* dst, const void* src, size_t bytes) const;
 
 private:
-    platform(boost::dll::shared_library lib, const wb_platform* api, std::string name);
+    platform(boost::dll::shared_library lib, const wb_platform* api, platform_kind kind);
     boost::dll::shared_library lib_;
     const wb_platform* api_;
-    std::string name_;
+    platform_kind kind_;
     wb_device_info device_{};
 };
 

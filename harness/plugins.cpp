@@ -7,10 +7,18 @@
 #include <dlfcn.h>
 #include <fnmatch.h>
 #include <sstream>
+#include <stdexcept>
 
 namespace wb {
 
 namespace fs = std::filesystem;
+
+plugin_registry::plugin_registry(std::string_view platform)
+{
+    const auto kind = parse_platform(platform);
+    if (!kind) throw std::invalid_argument(unknown_platform(platform));
+    platform_ = *kind;
+}
 
 const wb_tunable* plugin::tunable(std::string_view name) const
 {
@@ -49,7 +57,7 @@ void plugin_registry::add_directory(const fs::path& dir)
         return;
     }
     std::vector<fs::path> files;
-    for (const fs::path& d : {dir, dir / platform_}) {
+    for (const fs::path& d : {dir, dir / to_string(platform_)}) {
         if (!fs::is_directory(d, ec)) continue;
         for (const auto& e : fs::directory_iterator(d, ec))
             if (e.is_regular_file(ec) && e.path().extension() == ".so") files.push_back(e.path());
@@ -83,8 +91,8 @@ void plugin_registry::add_file(const fs::path& file)
                                 ": rebuild it");
     if (!d->family || !d->variant || !d->platform || !d->run)
         return reject(file, "has an incomplete descriptor (family, variant, platform and run are required)");
-    if (platform_ != d->platform)
-        return reject(file, std::string("was built for platform '") + d->platform + "', not '" + platform_ +
+    if (parse_platform(d->platform) != platform_)
+        return reject(file, std::string("was built for platform '") + d->platform + "', not '" + to_string(platform_) +
                                 "' (run it with --platform " + d->platform + ")");
     const family* fam = find_family(d->family);
     if (!fam) return reject(file, std::string("implements family '") + d->family + "', which this wavebench does not know");

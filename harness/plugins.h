@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/family.h"
+#include "harness/platform_kind.h"
 #include "wavebench/plugin_abi.h"
 
 #ifndef BOOST_DLL_USE_STD_FS
@@ -42,7 +43,9 @@ std::string describe_allowed(const wb_tunable& t);
 
 class plugin_registry {
 public:
-    explicit plugin_registry(std::string platform) : platform_(std::move(platform)) {}
+    explicit plugin_registry(platform_kind platform) : platform_(platform) {}
+    /// By name ("cpu"); throws std::invalid_argument for a name that is no platform.
+    explicit plugin_registry(std::string_view platform);
 
     /// Loads every *.so in `dir` (and in dir/<platform>/ when that exists), sorted by name.
     void add_directory(const std::filesystem::path& dir);
@@ -51,7 +54,7 @@ public:
 
     const std::vector<plugin>& plugins() const { return plugins_; }
     const std::vector<rejection>& rejections() const { return rejections_; }
-    const std::string& platform() const { return platform_; }
+    platform_kind platform() const { return platform_; }
 
     /// The plugins of `family` whose variant name matches the glob (fnmatch), in name order.
     std::vector<const plugin*> match(std::string_view family, const std::string& glob) const;
@@ -59,7 +62,7 @@ public:
 
 private:
     void reject(const std::filesystem::path& p, std::string why) { rejections_.push_back({p, std::move(why)}); }
-    std::string platform_;
+    platform_kind platform_;
     std::vector<plugin> plugins_;
     std::vector<rejection> rejections_;
 };

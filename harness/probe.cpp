@@ -6,6 +6,7 @@
 #include "core/stats.h"
 #include "reference/conv.h"
 #include "reference/reduce.h"
+#include "reference/simd.h"
 
 #include <algorithm>
 #include <barrier>
@@ -242,7 +243,7 @@ fs::path cache_dir()
 
 probe_report probe(const std::shared_ptr<platform>& p, size_t bytes)
 {
-    if (p->name() == "cpu") return probe_cpu(bytes ? bytes : size_t(256) << 20);
+    if (p->kind() == platform_kind::cpu) return probe_cpu(bytes ? bytes : size_t(256) << 20);
     return probe_gpu(p, bytes ? bytes : size_t(1) << 30);
 }
 

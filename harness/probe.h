@@ -3,7 +3,7 @@
 #pragma once
 
 #include "harness/platform.h"
-#include "harness/runner.h"
+#include "harness/result.h"
 
 #include <nlohmann/json.hpp>
 

@@ -10,8 +10,6 @@
 
 namespace wb {
 
-extern const char* const tool_version;
-
 namespace {
 
 nlohmann::json value_json(const value& v)
@@ -111,6 +109,13 @@ nlohmann::json ceilings_json(const ceilings& c)
     return j;
 }
 
+nlohmann::json rejections_json(const std::vector<rejection>& rejected)
+{
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& x : rejected) j.push_back({{"path", x.path.string()}, {"reason", x.reason}});
+    return j;
+}
+
 nlohmann::json device_json(const wb_device_info& d)
 {
     return {{"name", d.name},
@@ -134,14 +139,12 @@ nlohmann::json results_document(const run_context& ctx, const std::vector<result
         const family* f = find_family(r.family);
         rows.push_back(result_json(r, f ? f->metric.unit : "", f ? f->metric.name : ""));
     }
-    nlohmann::json rejected = nlohmann::json::array();
-    for (const auto& x : ctx.rejected) rejected.push_back({{"path", x.path.string()}, {"reason", x.reason}});
     return {{"schema_version", 1},
             {"tool_version", tool_version},
             {"started", ctx.started},
             {"complete", complete},
             {"command", ctx.command},
-            {"platform", ctx.platform},
+            {"platform", to_string(ctx.platform)},
             {"platform_options", {{"warp_size", ctx.warp_size}}},
             {"device", device_json(ctx.device)},
             {"ceilings", ceilings_json(ctx.machine_ceilings)},
@@ -156,7 +159,7 @@ nlohmann::json results_document(const run_context& ctx, const std::vector<result
               {"max_samples", ctx.settings.max_samples},
               {"max_time_s", ctx.settings.max_time_s},
               {"verify_every", ctx.settings.verify_every}}},
-            {"plugins_rejected", rejected},
+            {"plugins_rejected", rejections_json(ctx.rejected)},
             {"results", rows}};
 }
 

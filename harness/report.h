@@ -1,7 +1,10 @@
 // What a run reports: the results JSON (docs/results-schema.md) and the console table.
 #pragma once
 
-#include "harness/runner.h"
+#include "harness/plan.h"
+#include "harness/plugins.h"
+#include "harness/result.h"
+#include "harness/settings.h"
 
 #include <nlohmann/json.hpp>
 
@@ -10,9 +13,12 @@
 
 namespace wb {
 
+/// `git describe` of the build (generated).
+extern const char* const tool_version;
+
 struct run_context {
     std::string command;
-    std::string platform;
+    platform_kind platform = platform_kind::cpu;
     wb_device_info device{};
     int warp_size = 0;
     ceilings machine_ceilings;
@@ -28,6 +34,8 @@ nlohmann::json results_document(const run_context& ctx, const std::vector<result
 void write_json(const std::filesystem::path& path, const nlohmann::json& doc);
 
 nlohmann::json device_json(const wb_device_info& d);
+/// The plugin files that could not be used: [{"path", "reason"}].
+nlohmann::json rejections_json(const std::vector<rejection>& rejected);
 nlohmann::json ceilings_json(const ceilings& c);
 
 /// "12.3 us", "4.56 ms", "1.20 s"

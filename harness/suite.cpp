@@ -1,3 +1,5 @@
+// Suites: TOML text parsed into a suite (settings and benchmarks); every error names the file,
+// line and column.
 #include "harness/suite.h"
 
 #include <toml++/toml.h>
@@ -56,13 +58,13 @@ struct parser {
             const std::string key(k.str());
             if (key == "name") s.name = string(v, key);
             else if (key == "description") s.description = string(v, key);
-            else if (key == "repetitions") s.repetitions = int(integer(v, key, 1, 1000000));
-            else if (key == "warmup") s.warmup = int(integer(v, key, 0, 1000000));
-            else if (key == "seed") s.seed = uint64_t(integer(v, key, 0, INT64_MAX));
-            else if (key == "min_time_s") s.min_time_s = real(v, key, 0, 3600);
-            else if (key == "max_samples") s.max_samples = int(integer(v, key, 1, 100000000));
-            else if (key == "max_time_s") s.max_time_s = real(v, key, 0.001, 86400);
-            else if (key == "verify_every") s.verify_every = int(integer(v, key, 1, 1000000));
+            else if (key == "repetitions") s.settings.repetitions = int(integer(v, key, 1, 1000000));
+            else if (key == "warmup") s.settings.warmup = int(integer(v, key, 0, 1000000));
+            else if (key == "seed") s.settings.seed = uint64_t(integer(v, key, 0, INT64_MAX));
+            else if (key == "min_time_s") s.settings.min_time_s = real(v, key, 0, 3600);
+            else if (key == "max_samples") s.settings.max_samples = int(integer(v, key, 1, 100000000));
+            else if (key == "max_time_s") s.settings.max_time_s = real(v, key, 0.001, 86400);
+            else if (key == "verify_every") s.settings.verify_every = int(integer(v, key, 1, 1000000));
             else
                 throw suite_error(pos(k), "unknown key '" + key +
                                               "' in [suite] (known: name, description, repetitions, warmup, seed, "

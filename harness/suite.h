@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/family.h"
+#include "harness/settings.h"
 
 #include <filesystem>
 #include <stdexcept>
@@ -50,13 +51,7 @@ struct suite {
     std::string name;
     std::string description;
     std::filesystem::path file;
-    int repetitions = 20;
-    int warmup = 3;
-    uint64_t seed = 2009;
-    double min_time_s = 0;
-    int max_samples = 100000;
-    double max_time_s = 60;
-    int verify_every = 10;
+    run_settings settings; // the [suite] table's values, the defaults for the keys it leaves out
     std::vector<benchmark_spec> benchmarks;
 };
 

@@ -1,5 +1,5 @@
-// Reference for the conv family: out[i] = sum_j in[i + j - m/2] * k[j], zero outside the input,
-// int32 with wrap-around (exact: every variant must match it bit for bit).
+// Reference for the conv family (the problem is in wavebench/families/conv.h):
+// out[i] = sum_j in[i + j - m/2] * k[j], zero outside the input, int32 with wrap-around.
 #pragma once
 
 #include <cstddef>
@@ -14,8 +14,5 @@ void conv_i32(const int32_t* in, size_t n, const int32_t* k, size_t m, int32_t* 
 /// The scalar oracle: one multiply-add at a time, never vectorized. Tests and the probe only.
 void conv_i32_scalar(const int32_t* in, size_t n, const int32_t* k, size_t m, int32_t* out);
 
-/// Multiply-adds per second one thread sustains, int32, with the widest vectors of this CPU:
-/// the compute ceiling of conv on the cpu platform (times the threads).
-double imad_rate_one_thread();
 
 } // namespace wb::ref

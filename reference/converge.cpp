@@ -2,8 +2,9 @@
 // SIMD-step model.
 #include "converge.h"
 #include "chunks.h"
+#include "reference.h"
 #include "simd_kernels.hpp"
-#include "wavebench/converge.h"
+#include "wavebench/families/converge.h"
 
 #include <algorithm>
 #include <bit>
@@ -140,6 +141,46 @@ std::vector<uint32_t> branch_bits(const std::vector<std::string_view>& lanes)
             if (lanes[l][i] == 'T') bits[uint64_t(i / 32) * n + l] |= 1u << (i % 32);
     }
     return bits;
+}
+
+// ---- the family's reference ----------------------------------------------------------------------
+
+namespace {
+
+uint32_t lanes_of(const param_map& p) { return uint32_t(get_int(p, cv::lanes.name)); }
+uint32_t iterations_of(const param_map& p) { return uint32_t(get_int(p, cv::iterations.name)); }
+int branch_len_of(const param_map& p) { return int(get_int(p, cv::branch_len.name)); }
+int nonbranch_len_of(const param_map& p) { return int(get_int(p, cv::nonbranch_len.name)); }
+
+void compute(const param_map& p, const std::vector<host_buffer>& in, std::vector<host_buffer>& out)
+{
+    converge_f32(in[0].as<uint32_t>().data(), lanes_of(p), iterations_of(p), branch_len_of(p), nonbranch_len_of(p),
+                 out[0].as<uint32_t>().data());
+}
+
+/// The SIMD-step model's speedup of `variant` over the baseline: instructions issued by the
+/// baseline over those issued by the variant, on these branch directions.
+std::optional<double> model(const param_map& p, std::string_view variant, const std::vector<host_buffer>& in,
+                            unsigned warp_size)
+{
+    const auto s = strategy_of(variant);
+    if (!s) return std::nullopt;
+    if (*s == strategy::baseline) return 1.0;
+    const uint32_t* bits = in[0].as<uint32_t>().data();
+    const int bl = branch_len_of(p), nbl = nonbranch_len_of(p);
+    const int relief = p.count("relief") ? int(get_int(p, "relief")) : 0;
+    const double base =
+        count_steps(bits, lanes_of(p), iterations_of(p), warp_size, strategy::baseline).instructions(bl, nbl);
+    const double mine = count_steps(bits, lanes_of(p), iterations_of(p), warp_size, *s, relief).instructions(bl, nbl);
+    return mine > 0 ? base / mine : 1.0;
+}
+
+} // namespace
+
+const family_reference& reference_converge()
+{
+    static const family_reference r{.compute = compute, .model = model};
+    return r;
 }
 
 } // namespace wb::ref

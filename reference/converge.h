@@ -1,5 +1,5 @@
 // Reference and SIMD-step model for the converge family (seed 002; the problem is defined in
-// wavebench/converge.h, shared with the plugins).
+// wavebench/families/converge.h, shared with the plugins).
 #pragma once
 
 #include <cstddef>

@@ -10,6 +10,13 @@
 #include <cstdint>
 #include <cstring>
 
+namespace wb::ref {
+
+/// The instruction sets the references are compiled for, best first (one simd_<isa>.cpp each).
+using simd_archs = xsimd::arch_list<xsimd::avx512f, xsimd::avx2, xsimd::sse2>;
+
+} // namespace wb::ref
+
 namespace wb::ref::detail {
 
 struct sum_i32_kernel {
@@ -33,7 +40,7 @@ struct imad_kernel {
     template <class Arch> size_t operator()(Arch, int32_t seed, size_t iterations, int32_t* sink) const;
 };
 
-/// Lanes [begin, end) of the converge family's folds (wavebench/converge.h): both paths computed
+/// Lanes [begin, end) of the converge family's folds (wavebench/families/converge.h): both paths computed
 /// for every lane and selected, with fused multiply-adds rounded once (as on the GPUs).
 struct converge_kernel {
     template <class Arch>

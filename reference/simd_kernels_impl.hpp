@@ -5,7 +5,7 @@
 
 #include <xsimd/xsimd.hpp>
 
-#include "wavebench/converge.h"
+#include "wavebench/families/converge.h"
 
 #include <algorithm>
 #include <cmath>

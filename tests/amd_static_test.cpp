@@ -58,6 +58,51 @@ BOOST_AUTO_TEST_CASE(dynamic_lds_counts_against_occupancy)
     BOOST_CHECK(!wb::judge(k, 256, 0, "test").occupancy); // a target the table lacks: no guess
 }
 
+BOOST_AUTO_TEST_CASE(a_report_names_the_whole_workgroups_and_what_caps_them)
+{
+    // gfx90a, 1024 work-items of wave64 (16 waves, 4 on each of the 4 SIMDs), 96 VGPRs: the VGPRs
+    // allow 5 waves per SIMD, room for one work-group: 4 waves per SIMD, not 5.
+    wb::amd_kernel_figures k;
+    k.target = "gfx90a";
+    k.vgprs = 96;
+    k.sgprs = 16;
+    auto r = wb::judge(k, 1024, 0, "test");
+    BOOST_REQUIRE(r.occupancy);
+    BOOST_CHECK_EQUAL(r.occupancy->waves, 4);
+    BOOST_CHECK_EQUAL(r.occupancy->workgroups, 1);
+    BOOST_CHECK_EQUAL(r.occupancy->limiter, "VGPRs");
+    const json occ = wb::to_json(r).at("occupancy");
+    BOOST_CHECK_EQUAL(occ.at("waves_per_simd"), 4);
+    BOOST_CHECK_EQUAL(occ.at("max"), 8);
+    BOOST_CHECK_EQUAL(occ.at("limiter"), "VGPRs");
+    BOOST_CHECK_EQUAL(occ.at("workgroups_per_cu"), 1);
+    BOOST_CHECK_EQUAL(occ.at("waves_per_workgroup"), 16);
+    BOOST_CHECK_EQUAL(occ.at("simds"), 4);
+    BOOST_CHECK_EQUAL(occ.at("workgroups_by").at("waves"), 2);
+    BOOST_CHECK_EQUAL(occ.at("workgroups_by").at("vgprs"), 1);
+    BOOST_CHECK_EQUAL(occ.at("workgroups_by").at("workgroup_slots"), 16);
+    BOOST_CHECK(occ.at("workgroups_by").at("lds").is_null()); // no LDS: no limit
+    BOOST_CHECK_EQUAL(occ.at("register_waves_per_simd").at("vgprs"), 5);
+    BOOST_CHECK_EQUAL(wb::baseline_json({{"x.so", {r}}}).at("kernels").at(0).at("waves_per_simd"), 4);
+    // 512 work-items: 2 work-groups of 8 waves.
+    r = wb::judge(k, 512, 0, "test");
+    BOOST_CHECK_EQUAL(r.occupancy->waves, 4);
+    BOOST_CHECK_EQUAL(r.occupancy->workgroups, 2);
+    // gfx1030 in wave32, judged in WGP mode (hipcc's default): the WGP's 4 SIMDs, 1024 VGPRs per SIMD,
+    // 96 VGPRs: 10 waves per SIMD, 40 per WGP: one 1024-item work-group (32 waves), 8 per SIMD.
+    k.target = "gfx1030";
+    k.wave_size = 32;
+    r = wb::judge(k, 1024, 0, "test");
+    BOOST_REQUIRE(r.occupancy);
+    BOOST_CHECK_EQUAL(r.occupancy->waves, 8);
+    BOOST_CHECK_EQUAL(r.occupancy->workgroups, 1);
+    BOOST_CHECK_EQUAL(r.occupancy->simds, 4);
+    BOOST_CHECK_EQUAL(r.occupancy->limiter, "VGPRs");
+    r = wb::judge(k, 512, 0, "test");
+    BOOST_CHECK_EQUAL(r.occupancy->waves, 8);
+    BOOST_CHECK_EQUAL(r.occupancy->workgroups, 2);
+}
+
 json kernel(const char* symbol, int vgprs, int waves)
 {
     return {{"file", "x.so"},  {"target", "gfx90a"},   {"kernel", symbol},   {"symbol", symbol},

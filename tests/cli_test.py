@@ -178,6 +178,16 @@ class Cli(unittest.TestCase):
             if platform == "amd":
                 self.assertIn("wavebench inspect --platform amd", p.stderr)
 
+    def test_a_device_index_the_platform_does_not_have_is_exit_status_4(self):
+        p = wb("run", "suites/quick.toml", "--platform", "cpu", "--device", "5", "--dry-run")
+        self.assertEqual(p.returncode, 4, p.stdout + p.stderr)
+        self.assertEqual(p.stderr, "error: device 5 does not exist: 1 found\n")
+        if any(os.path.exists(os.path.join(BUILD, "lib", f"libwavebench_platform_{gpu}.so")) for gpu in ("amd", "nvidia")):
+            return  # auto tries the GPU platforms too: what they say depends on the machine
+        p = wb("run", "suites/quick.toml", "--device", "5", "--dry-run")  # auto: no platform has device 5
+        self.assertEqual(p.returncode, 4, p.stdout + p.stderr)
+        self.assertIn("cpu: device 5 does not exist: 1 found", p.stderr)
+
     def test_inspect_reads_a_foreign_hip_library_and_catches_a_regression(self):
         foreign = os.path.join(BUILD, "tests", "plugins", "foreign", "saxpy_kernels.so")
         if not os.path.exists(foreign) or not os.path.exists(os.path.join(BUILD, "lib", "libwavebench_amd_inspect.so")):
@@ -254,7 +264,7 @@ class Cli(unittest.TestCase):
         for word in ["list", "run", "probe", "inspect", "Exit status", "3 the platform", "4 the platform"]:
             self.assertIn(word, p.stdout)
         p = wb("run", "--help")
-        for word in ["--filter", "--out", "--repetitions", "--warp-size", "--plugins"]:
+        for word in ["--filter", "--out", "--repetitions", "--warp-size", "--plugins", "no such device"]:
             self.assertIn(word, p.stdout)
 
 

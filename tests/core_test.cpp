@@ -7,6 +7,7 @@
 #include "core/random.h"
 #include "core/stats.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -176,9 +177,10 @@ BOOST_AUTO_TEST_CASE(amd_occupancy_on_gfx908_counts_the_separate_agpr_file_and_s
 
 BOOST_AUTO_TEST_CASE(amd_occupancy_on_rdna_in_wave32_and_wave64)
 {
-    // gfx1030: 1024 VGPRs per SIMD in wave32 (granule 16), 512 in wave64 (granule 8); 16 waves
+    // gfx1030: 1024 VGPRs per SIMD in wave32 (granule 16), 512 in wave64 (granule 8); 16 waves.
+    // These are in WGP mode, hipcc's default: a work-group spreads over a WGP's 4 SIMDs.
     BOOST_CHECK_EQUAL(waves("gfx1030", 64, 0, 16, 0, 256, 32), 16);
-    BOOST_CHECK_EQUAL(waves("gfx1030", 96, 0, 16, 0, 256, 32), 10);
+    BOOST_CHECK_EQUAL(waves("gfx1030", 96, 0, 16, 0, 256, 32), 10); // 5 work-groups of 8 waves over 4 SIMDs
     BOOST_CHECK_EQUAL(waves("gfx1030", 128, 0, 16, 0, 256, 64), 4);
     BOOST_CHECK_EQUAL(waves("gfx1030", 40, 0, 16, 0, 256, 64), 12);
     BOOST_CHECK_EQUAL(waves("gfx1030", 200, 0, 200, 0, 256, 32), 4); // 1024 / 208; no SGPR limit on gfx10
@@ -187,6 +189,12 @@ BOOST_AUTO_TEST_CASE(amd_occupancy_on_rdna_in_wave32_and_wave64)
     BOOST_CHECK_EQUAL(waves("gfx1100", 128, 0, 16, 0, 256, 32), 10); // 1536 / 144
     BOOST_CHECK_EQUAL(waves("gfx1100", 128, 0, 16, 0, 256, 64), 5);  // 768 / 132
     BOOST_CHECK(wb::find_amd_target("gfx1200") == nullptr);
+    // With -mcumode the same 256-item work-group (8 waves) stays on one CU's 2 SIMDs, 4 waves on
+    // each: the VGPRs' 10 waves per SIMD hold 2 work-groups, 8 waves per SIMD.
+    const auto cu = wb::amd_occupancy(*wb::find_amd_target("gfx1030"), {96, 0, 16, 0, 256, 32, true});
+    BOOST_CHECK_EQUAL(cu.waves, 8);
+    BOOST_CHECK_EQUAL(cu.workgroups, 2);
+    BOOST_CHECK_EQUAL(cu.simds, 2);
 }
 
 BOOST_AUTO_TEST_CASE(amd_occupancy_by_workgroup_slots)
@@ -197,6 +205,137 @@ BOOST_AUTO_TEST_CASE(amd_occupancy_by_workgroup_slots)
     BOOST_CHECK_EQUAL(e.limiter, "workgroup slots");
     // Single-wave work-groups take no barrier: not limited by slots.
     BOOST_CHECK_EQUAL(waves("gfx908", 8, 0, 16, 0, 64, 64), 10);
+}
+
+// ---- AMD occupancy in whole work-groups ----------------------------------------------------------
+
+// Work-groups whose waves span several waves per SIMD. The old figure, the smallest of the per-SIMD
+// limits (hardware, VGPRs, SGPRs), is more than any whole number of work-groups reaches.
+struct workgroup_point {
+    const char* target;
+    int block, wave, vgprs, sgprs;
+    bool cu_mode;
+    int old_waves;                     // min(hardware, VGPR, SGPR waves per SIMD): unreachable here
+    int waves, workgroups;
+    const char* limiter;
+};
+
+const workgroup_point workgroup_points[] = {
+    // gfx90a: 4 SIMDs, 8 waves, 512 VGPRs in granules of 8
+    {"gfx90a", 512, 64, 72, 16, false, 7, 6, 3, "VGPRs"},   // 8 waves a group, 28 slots: 3 groups
+    {"gfx90a", 1024, 64, 96, 16, false, 5, 4, 1, "VGPRs"},  // 16 waves a group, 20 slots: 1 group
+    {"gfx90a", 1024, 64, 80, 16, false, 6, 4, 1, "VGPRs"},  // 24 slots: still 1
+    {"gfx90a", 1024, 64, 168, 16, false, 3, 0, 0, "VGPRs"}, // 12 slots: not even one group fits
+    // gfx908: 4 SIMDs, 10 waves; the hardware limit itself is not a whole number of groups
+    {"gfx908", 1024, 64, 16, 16, false, 10, 8, 2, "waves"},  // 40 slots, 16 waves a group: 2
+    {"gfx908", 512, 64, 16, 104, false, 7, 6, 3, "SGPRs"},   // 104 SGPRs: 7 waves, 28 slots: 3 groups
+    // gfx1030 in WGP mode (hipcc's default): the WGP's 4 SIMDs, 16 waves
+    {"gfx1030", 512, 32, 96, 16, false, 10, 8, 2, "VGPRs"},  // 1024 / 96: 10 waves, 40 slots, 16 a group
+    {"gfx1030", 1024, 32, 96, 16, false, 10, 8, 1, "VGPRs"}, // 32 waves a group: 1
+    {"gfx1030", 512, 64, 56, 16, false, 9, 8, 4, "VGPRs"},   // wave64: 512 / 56: 9 waves, 36 slots, 8 a group
+    {"gfx1030", 1024, 64, 56, 16, false, 9, 8, 2, "VGPRs"},  // 16 a group: 2
+    {"gfx1100", 512, 32, 128, 16, false, 10, 8, 2, "VGPRs"}, // 1536 / 144: 10 waves
+    // gfx1030 with -mcumode: one CU's 2 SIMDs, so a group puts twice as many waves on each
+    {"gfx1030", 512, 32, 96, 16, true, 10, 8, 1, "VGPRs"},   // 20 slots, 16 waves a group: 1
+    {"gfx1030", 1024, 32, 96, 16, true, 10, 0, 0, "VGPRs"},  // 32 a group: does not fit in CU mode
+    {"gfx1030", 512, 64, 56, 16, true, 9, 8, 2, "VGPRs"},    // 18 slots, 8 a group: 2
+    {"gfx1030", 1024, 64, 56, 16, true, 9, 8, 1, "VGPRs"},   // 16 a group: 1
+};
+
+BOOST_AUTO_TEST_CASE(amd_occupancy_is_what_whole_workgroups_reach)
+{
+    for (const auto& p : workgroup_points) {
+        BOOST_TEST_INFO(p.target << " block " << p.block << " wave" << p.wave << " " << p.vgprs << " VGPRs "
+                                 << p.sgprs << " SGPRs" << (p.cu_mode ? " CU mode" : ""));
+        const wb::amd_target& t = *wb::find_amd_target(p.target);
+        const auto e = wb::amd_occupancy(t, {p.vgprs, 0, p.sgprs, 0, p.block, p.wave, p.cu_mode});
+        BOOST_CHECK_EQUAL(std::min({e.vgpr_waves, e.sgpr_waves, e.max_waves}), p.old_waves);
+        BOOST_CHECK_EQUAL(e.waves, p.waves);
+        BOOST_CHECK_EQUAL(e.workgroups, p.workgroups);
+        BOOST_CHECK_EQUAL(e.limiter, p.limiter);
+        // The figure is what the work-groups put on a SIMD, and the old one was more than that.
+        BOOST_CHECK_EQUAL(e.waves, (e.workgroups * e.group_waves + e.simds - 1) / e.simds);
+        BOOST_CHECK_LT(e.waves, p.old_waves);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(amd_workgroups_spread_their_waves_over_the_simds)
+{
+    const wb::amd_target& gfx90a = *wb::find_amd_target("gfx90a");
+    // 384 work-items of wave64 (6 waves) at 96 VGPRs (5 waves per SIMD): 3 work-groups, 18 waves over
+    // 4 SIMDs as 5, 5, 4, 4. Were every work-group dealt from the first SIMD again, 2 would fit.
+    auto e = wb::amd_occupancy(gfx90a, {96, 0, 16, 0, 384, 64});
+    BOOST_CHECK_EQUAL(e.workgroups, 3);
+    BOOST_CHECK_EQUAL(e.waves, 5);
+    BOOST_CHECK_EQUAL(e.limiter, "VGPRs");
+    // Single-wave work-groups fill every SIMD, not the first one.
+    e = wb::amd_occupancy(gfx90a, {96, 0, 16, 0, 64, 64});
+    BOOST_CHECK_EQUAL(e.workgroups, 20);
+    BOOST_CHECK_EQUAL(e.waves, 5);
+    // The same rule for a work-group count from elsewhere (the runtime's).
+    BOOST_CHECK_EQUAL(wb::amd_waves_per_simd(wb::amd_occupancy(gfx90a, {32, 0, 16, 0, 384, 64}), 5), 8); // 30 / 4
+    BOOST_CHECK_EQUAL(wb::amd_waves_per_simd(e, 0), 0);
+}
+
+BOOST_AUTO_TEST_CASE(amd_lds_and_barriers_count_the_whole_wgp_in_wgp_mode)
+{
+    const wb::amd_target& gfx1030 = *wb::find_amd_target("gfx1030");
+    // 512 work-items of wave32 with 40000 bytes of LDS (40448 in granules). WGP mode: 128 KiB hold 3
+    // work-groups, 48 waves over 4 SIMDs; CU mode: 64 KiB hold 1, 16 waves over 2 SIMDs.
+    auto e = wb::amd_occupancy(gfx1030, {64, 0, 16, 40000, 512, 32});
+    BOOST_CHECK_EQUAL(e.workgroups, 3);
+    BOOST_CHECK_EQUAL(e.waves, 12);
+    BOOST_CHECK_EQUAL(e.limiter, "LDS");
+    e = wb::amd_occupancy(gfx1030, {64, 0, 16, 40000, 512, 32, true});
+    BOOST_CHECK_EQUAL(e.workgroups, 1);
+    BOOST_CHECK_EQUAL(e.waves, 8);
+    BOOST_CHECK_EQUAL(e.limiter, "LDS");
+    // One work-group may allocate at most one CU's 64 KiB, in either mode.
+    BOOST_CHECK_EQUAL(wb::amd_occupancy(gfx1030, {64, 0, 16, 70000, 512, 32}).waves, 0);
+    BOOST_CHECK_EQUAL(wb::amd_occupancy(gfx1030, {64, 0, 16, 70000, 512, 32}).limiter, "LDS");
+    // 96 work-items of wave64 (2 waves) on gfx1030 in CU mode: 16 barriers, 32 waves over 2 SIMDs: the
+    // hardware limit and the slots tie, and the hardware is named first. gfx908: slots bind alone.
+    e = wb::amd_occupancy(gfx1030, {8, 0, 16, 0, 96, 64, true});
+    BOOST_CHECK_EQUAL(e.workgroups, 16);
+    BOOST_CHECK_EQUAL(e.limiter, "waves");
+    BOOST_CHECK_EQUAL(e.groups_by_slots, 16);
+    BOOST_CHECK_EQUAL(wb::amd_occupancy(gfx1030, {8, 0, 16, 0, 96, 64}).groups_by_slots, 32); // WGP mode
+    // Before gfx10 there is no WGP: cu_mode changes nothing.
+    BOOST_CHECK_EQUAL(wb::amd_occupancy(*wb::find_amd_target("gfx90a"), {8, 0, 16, 0, 512, 64, true}).simds, 4);
+}
+
+// Over a sweep of launches: the figure is what the work-groups put on the busiest SIMD, within every
+// per-SIMD limit, and one more work-group would break the limit the limiter names.
+BOOST_AUTO_TEST_CASE(amd_occupancy_invariants_over_a_sweep)
+{
+    int checked = 0;
+    for (const char* target : {"gfx908", "gfx90a", "gfx1030", "gfx1100"})
+        for (int wave : {32, 64})
+            for (bool cu_mode : {false, true})
+                for (int block : {32, 64, 96, 128, 192, 256, 320, 384, 512, 640, 768, 1024})
+                    for (int vgprs : {8, 24, 40, 56, 72, 96, 128, 168, 256})
+                        for (int sgprs : {16, 90, 104})
+                            for (int64_t lds : {0, 1, 4096, 20000, 40000}) {
+                                const wb::amd_target& t = *wb::find_amd_target(target);
+                                const auto e = wb::amd_occupancy(t, {vgprs, 0, sgprs, lds, block, wave, cu_mode});
+                                BOOST_TEST_INFO(target << " wave" << wave << (cu_mode ? " CU mode" : "") << " block "
+                                                       << block << " " << vgprs << " VGPRs " << sgprs << " SGPRs "
+                                                       << lds << " LDS");
+                                const int per_simd = std::min({e.vgpr_waves, e.sgpr_waves, e.max_waves});
+                                BOOST_CHECK_LE(e.waves, per_simd);
+                                BOOST_CHECK_EQUAL(e.waves, wb::amd_waves_per_simd(e, e.workgroups));
+                                BOOST_CHECK_EQUAL(e.waves == 0, e.workgroups == 0);
+                                BOOST_CHECK_LE(e.workgroups, std::min({e.groups_by_waves, e.groups_by_vgprs,
+                                                                       e.groups_by_sgprs, e.groups_by_lds,
+                                                                       e.groups_by_slots}));
+                                const int bound = e.limiter == "waves"   ? e.max_waves
+                                                  : e.limiter == "VGPRs" ? e.vgpr_waves
+                                                  : e.limiter == "SGPRs" ? e.sgpr_waves
+                                                                         : -1;
+                                if (bound >= 0) BOOST_CHECK_GT(wb::amd_waves_per_simd(e, e.workgroups + 1), bound);
+                                ++checked;
+                            }
+    BOOST_CHECK_EQUAL(checked, 4 * 2 * 2 * 12 * 9 * 3 * 5);
 }
 
 } // namespace

@@ -20,7 +20,7 @@ fs::path atomic_plugin() { return build() / "plugins" / "cpu" / "reduce_atomic.s
 /// The reason `file` is refused for, or "" if it loads.
 std::string refusal(const fs::path& file)
 {
-    wb::plugin_registry reg("cpu");
+    wb::plugin_registry reg(wb::platform_kind::cpu);
     reg.add_file(file);
     BOOST_REQUIRE_EQUAL(reg.plugins().size() + reg.rejections().size(), 1u);
     if (reg.rejections().empty()) return "";
@@ -73,10 +73,20 @@ BOOST_AUTO_TEST_CASE(abi_mismatches_are_refused)
 BOOST_AUTO_TEST_CASE(a_plugin_for_another_platform_is_refused_with_what_to_do)
 {
     CHECK_REFUSED(fixture("wrong_platform"), "built for platform 'nvidia', not 'cpu' (run it with --platform nvidia)");
-    wb::plugin_registry nvidia("nvidia");
+    wb::plugin_registry nvidia(wb::platform_kind::nvidia);
     nvidia.add_file(atomic_plugin());
     BOOST_REQUIRE_EQUAL(nvidia.rejections().size(), 1u);
     BOOST_CHECK_NE(nvidia.rejections()[0].reason.find("built for platform 'cpu'"), std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(platform_names_are_read_in_one_place)
+{
+    for (auto k : wb::platform_kinds) BOOST_CHECK(wb::parse_platform(wb::to_string(k)) == k);
+    BOOST_CHECK(!wb::parse_platform("metal"));
+    BOOST_CHECK(!wb::parse_platform("CPU"));
+    BOOST_CHECK(wb::plugin_registry("nvidia").platform() == wb::platform_kind::nvidia);
+    BOOST_CHECK_THROW(wb::plugin_registry("metal"), std::invalid_argument);
+    BOOST_CHECK_THROW(wb::platform::load("metal"), wb::platform_unavailable);
 }
 
 BOOST_AUTO_TEST_CASE(unknown_families_and_incomplete_descriptors_are_refused)
@@ -92,7 +102,7 @@ BOOST_AUTO_TEST_CASE(in_a_directory_the_bad_ones_are_listed_and_the_rest_load)
     for (const char* f : {"no_entry", "declines_abi", "wrong_abi_version", "wrong_platform", "unknown_family"})
         fs::create_symlink(fixture(f), d.path / (std::string(f) + ".so"));
     std::ofstream(d.path / "README.txt") << "not a plugin, and not a .so: ignored\n";
-    wb::plugin_registry reg("cpu");
+    wb::plugin_registry reg(wb::platform_kind::cpu);
     reg.add_directory(d.path);
     BOOST_REQUIRE_EQUAL(reg.plugins().size(), 1u);
     BOOST_CHECK_EQUAL(reg.plugins()[0].name(), "reduce/atomic");
@@ -105,7 +115,7 @@ BOOST_AUTO_TEST_CASE(the_same_variant_twice_is_refused)
 {
     temp_dir d;
     fs::copy_file(atomic_plugin(), d.path / "copy.so");
-    wb::plugin_registry reg("cpu");
+    wb::plugin_registry reg(wb::platform_kind::cpu);
     reg.add_file(atomic_plugin());
     reg.add_file(d.path / "copy.so");
     BOOST_REQUIRE_EQUAL(reg.plugins().size(), 1u);
@@ -117,7 +127,7 @@ BOOST_AUTO_TEST_CASE(a_plugin_outlives_its_registry)
 {
     wb::plugin kept;
     {
-        wb::plugin_registry reg("cpu");
+        wb::plugin_registry reg(wb::platform_kind::cpu);
         reg.add_file(atomic_plugin());
         BOOST_REQUIRE_EQUAL(reg.plugins().size(), 1u);
         kept = reg.plugins()[0];
@@ -130,7 +140,7 @@ BOOST_AUTO_TEST_CASE(a_plugin_outlives_its_registry)
 BOOST_AUTO_TEST_CASE(plugin_path_environment_adds_directories)
 {
     setenv("WAVEBENCH_PLUGIN_PATH", "/a:/b::/c", 1);
-    const auto dirs = wb::plugin_directories("cpu", {"/x"});
+    const auto dirs = wb::plugin_directories(wb::to_string(wb::platform_kind::cpu), {"/x"});
     unsetenv("WAVEBENCH_PLUGIN_PATH");
     BOOST_REQUIRE_EQUAL(dirs.size(), 5u);
     BOOST_CHECK_EQUAL(dirs[0], build() / "plugins" / "cpu");

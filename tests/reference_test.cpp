@@ -8,6 +8,7 @@
 #include "core/random.h"
 #include "reference/conv.h"
 #include "reference/reduce.h"
+#include "reference/simd.h"
 #include "reference/simd_kernels.hpp"
 
 #include <algorithm>

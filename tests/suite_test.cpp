@@ -41,8 +41,8 @@ BOOST_AUTO_TEST_CASE(a_good_suite_parses_with_defaults_filled)
 {
     const auto s = parse_suite("[suite]\nname = \"x\"\nrepetitions = 5\n" + bench + "n = [1, 2]\n", "s.toml");
     BOOST_CHECK_EQUAL(s.name, "x");
-    BOOST_CHECK_EQUAL(s.repetitions, 5);
-    BOOST_CHECK_EQUAL(s.warmup, 3);
+    BOOST_CHECK_EQUAL(s.settings.repetitions, 5);
+    BOOST_CHECK_EQUAL(s.settings.warmup, 3); // the default
     BOOST_REQUIRE_EQUAL(s.benchmarks.size(), 1u);
     BOOST_CHECK_EQUAL(s.benchmarks[0].variants.front(), "*");
     BOOST_REQUIRE_EQUAL(s.benchmarks[0].family_axes.size(), 1u);
@@ -50,6 +50,23 @@ BOOST_AUTO_TEST_CASE(a_good_suite_parses_with_defaults_filled)
     // Without n, the family's default.
     const auto d = parse_suite(bench, "s.toml");
     BOOST_CHECK_EQUAL(std::get<int64_t>(d.benchmarks[0].family_axes[0].values[0].v), int64_t(1) << 20);
+}
+
+BOOST_AUTO_TEST_CASE(command_line_overrides_go_on_top_of_the_suite)
+{
+    const auto s = parse_suite("[suite]\nrepetitions = 5\nverify_every = 4\nseed = 11\n" + bench, "s.toml");
+    wb::settings_overrides o;
+    BOOST_CHECK_EQUAL(wb::with_overrides(s.settings, o).repetitions, 5); // nothing given: the suite's
+    o.repetitions = 7;
+    o.warmup = 0;
+    o.min_time_s = 0.5;
+    const wb::run_settings r = wb::with_overrides(s.settings, o);
+    BOOST_CHECK_EQUAL(r.repetitions, 7);
+    BOOST_CHECK_EQUAL(r.warmup, 0);
+    BOOST_CHECK_EQUAL(r.min_time_s, 0.5);
+    BOOST_CHECK_EQUAL(r.verify_every, 4); // the suite's, not overridden
+    BOOST_CHECK_EQUAL(r.seed, 11u);
+    BOOST_CHECK_EQUAL(r.max_samples, wb::run_settings{}.max_samples); // the default, the suite leaves it out
 }
 
 BOOST_AUTO_TEST_CASE(syntax_errors_name_line_and_column)
@@ -79,7 +96,7 @@ BOOST_AUTO_TEST_CASE(wrong_types_and_impossible_values_are_errors)
 
 BOOST_AUTO_TEST_CASE(families_must_exist)
 {
-    CHECK_ERROR("[[benchmark]]\nfamily = \"sort\"\n", "2:10:", "unknown family 'sort' (known: reduce, conv, converge, branch, vgpr)");
+    CHECK_ERROR("[[benchmark]]\nfamily = \"sort\"\n", "2:10:", "unknown family 'sort' (known: branch, conv, converge, reduce, vgpr)");
     CHECK_ERROR("[[benchmark]]\nn = 3\n", "1:", "needs a 'family'");
     CHECK_ERROR("[suite]\nname = \"empty\"\n", "1:1:", "no [[benchmark]]");
 }
@@ -97,9 +114,9 @@ BOOST_AUTO_TEST_CASE(an_unreadable_file_is_named)
 // ---- planning against the plugins ---------------------------------------------------------------
 
 struct with_plugins {
-    with_plugins() : reg("cpu")
+    with_plugins() : reg(wb::platform_kind::cpu)
     {
-        p = wb::platform::load("cpu");
+        p = wb::platform::load(wb::platform_kind::cpu);
         p->init(0, 0);
         reg.add_directory(wb::platform::build_dir() / "plugins");
         reg.add_directory(wb::platform::build_dir() / "tests" / "plugins");

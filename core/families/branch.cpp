@@ -1,11 +1,10 @@
-// Family `branch` (seed 004): four small kernels (wavebench/branch.h), each written two ways by a
+// Family `branch` (seed 004): four small kernels (wavebench/families/branch.h), each written two ways by a
 // plugin pair; `kernel` picks the problem, `distribution` whether neighbouring elements take
 // different branches (divergent) or every 64 consecutive elements the same one (uniform, the
 // control). Outputs are exact, compared bit for bit.
 #include "core/family.h"
 #include "core/random.h"
-#include "reference/chunks.h"
-#include "wavebench/branch.h"
+#include "wavebench/families/branch.h"
 
 #include <bit>
 
@@ -18,29 +17,25 @@ namespace br = wb::branch;
 std::string check(const param_map& p)
 {
     const std::string& k = get_string(p, "kernel");
-    if (k != "call" && k != "mode" && k != "slot" && k != "subd")
-        return "kernel '" + k + "' is not one of call, mode, slot, subd";
+    if (br::problem k_; !br::problem_of(k, k_)) return "kernel '" + k + "' is not one of call, mode, slot, subd";
     const std::string& d = get_string(p, "distribution");
     if (d != "divergent" && d != "uniform") return "distribution '" + d + "' is not divergent or uniform";
     return "";
 }
 
-enum class kernel { call, mode, slot, subd };
+using kernel = br::problem;
 
 /// The parameter resolved once (check() has refused any other value).
 kernel kernel_of(const param_map& p)
 {
-    const std::string& k = get_string(p, "kernel");
-    return k == "call" ? kernel::call : k == "mode" ? kernel::mode : k == "slot" ? kernel::slot : kernel::subd;
+    kernel k = kernel::call;
+    br::problem_of(get_string(p, "kernel"), k);
+    return k;
 }
-
-/// Input words per element: four for call (a, b, e, f) and subd (the case and a patch of three),
-/// one for mode and slot.
-size_t words_per_element(kernel k) { return k == kernel::call || k == kernel::subd ? 4 : 1; }
 
 std::vector<buffer_shape> inputs(const param_map& p)
 {
-    return {{"in", elem::u32, words_per_element(kernel_of(p)) * size_t(get_int(p, "n"))}};
+    return {{"in", elem::u32, size_t(br::words_per_element(kernel_of(p))) * size_t(get_int(p, "n"))}};
 }
 std::vector<buffer_shape> outputs(const param_map& p) { return {{"out", elem::u32, size_t(get_int(p, "n"))}}; }
 
@@ -52,7 +47,7 @@ void generate(const param_map& p, uint64_t seed, std::vector<host_buffer>& in)
     const bool uniform = get_string(p, "distribution") == "uniform";
     auto w = in[0].as<uint32_t>();
     const uint64_t base = mix64(seed);
-    const size_t words = words_per_element(k), n = w.size() / words;
+    const size_t words = size_t(br::words_per_element(k)), n = w.size() / words;
     for (size_t i = 0; i < n; ++i) {
         const uint64_t r = base + 8 * (uniform ? i / 64 : i); // what decides the branch
         const uint64_t own = base ^ (uint64_t(i) << 24);       // what does not
@@ -76,39 +71,11 @@ void generate(const param_map& p, uint64_t seed, std::vector<host_buffer>& in)
     }
 }
 
-/// Element i's expected output: the seed's original form of each kernel.
-uint32_t expected(kernel k, const uint32_t* e)
-{
-    auto f = [](uint32_t u) { return std::bit_cast<float>(u); };
-    if (k == kernel::call) {
-        const float a = f(e[0]), b = f(e[1]), x = f(e[2]), y = f(e[3] & ~1u);
-        return std::bit_cast<uint32_t>((e[3] & 1) ? br::long_function(a, b, y, x) : br::long_function(a, b, x, y));
-    }
-    if (k == kernel::mode) return uint32_t(br::mode_chain(e[0]));
-    if (k == kernel::slot) return br::slot_chain(f(e[0]));
-    const uint32_t i = e[0] & 15, fn = br::subd_function[i], arg = br::subd_argument[i];
-    const float v = fn == 0 ? br::interior(arg, f(e[1]), f(e[2]), f(e[3]))
-                    : fn == 1 ? br::corner(arg, f(e[1]), f(e[2]), f(e[3]))
-                              : br::edge(arg, f(e[1]), f(e[2]), f(e[3]));
-    return std::bit_cast<uint32_t>(v);
-}
-
-void reference(const param_map& p, const std::vector<host_buffer>& in, std::vector<host_buffer>& out)
-{
-    const kernel k = kernel_of(p);
-    const uint32_t* w = in[0].as<uint32_t>().data();
-    uint32_t* o = out[0].as<uint32_t>().data();
-    const size_t words = words_per_element(k);
-    ref::for_chunks(out[0].count(), 4096, 1, 0, [=](size_t begin, size_t end) {
-        for (size_t i = begin; i < end; ++i) o[i] = expected(k, w + words * i);
-    });
-}
-
 double elements(const param_map& p) { return double(get_int(p, "n")); }
 
 } // namespace
 
-const family& branch_family()
+const family& family_branch()
 {
     static const family f{
         .name = "branch",
@@ -126,7 +93,6 @@ const family& branch_family()
         .inputs = inputs,
         .outputs = outputs,
         .generate = generate,
-        .reference = reference,
     };
     return f;
 }

@@ -1,12 +1,11 @@
 // Family `converge` (seed 002): lanes each run `iterations` loop iterations with a divergent
 // branch inside (path T or F, branch_len dependent fused multiply-adds, then nonbranch_len more);
-// the problem itself is in wavebench/converge.h. The variants reorder the iterations so that
+// the problem itself is in wavebench/families/converge.h. The variants reorder the iterations so that
 // lanes taking the same path run together; the result, a sum of the values' bits, does not depend
 // on the order, so every variant must match the reference bit for bit.
 #include "core/family.h"
 #include "core/random.h"
-#include "reference/converge.h"
-#include "wavebench/converge.h"
+#include "wavebench/families/converge.h"
 
 #include <algorithm>
 #include <cmath>
@@ -85,35 +84,14 @@ void generate(const param_map& p, uint64_t seed, std::vector<host_buffer>& in)
     }
 }
 
-void reference(const param_map& p, const std::vector<host_buffer>& in, std::vector<host_buffer>& out)
-{
-    ref::converge_f32(in[0].as<uint32_t>().data(), lanes_of(p), iterations_of(p), int(get_int(p, "branch_len")),
-                      int(get_int(p, "nonbranch_len")), out[0].as<uint32_t>().data());
-}
-
 double multiply_adds(const param_map& p)
 {
     return double(lanes_of(p)) * iterations_of(p) * double(get_int(p, "branch_len") + get_int(p, "nonbranch_len"));
 }
 
-std::optional<double> model(const param_map& p, std::string_view variant, const std::vector<host_buffer>& in,
-                            unsigned warp_size)
-{
-    const auto s = ref::strategy_of(variant);
-    if (!s) return std::nullopt;
-    if (*s == ref::strategy::baseline) return 1.0;
-    const uint32_t* bits = in[0].as<uint32_t>().data();
-    const int bl = int(get_int(p, "branch_len")), nbl = int(get_int(p, "nonbranch_len"));
-    const int relief = p.count("relief") ? int(get_int(p, "relief")) : 0;
-    const double base =
-        ref::count_steps(bits, lanes_of(p), iterations_of(p), warp_size, ref::strategy::baseline).instructions(bl, nbl);
-    const double mine = ref::count_steps(bits, lanes_of(p), iterations_of(p), warp_size, *s, relief).instructions(bl, nbl);
-    return mine > 0 ? base / mine : 1.0;
-}
-
 } // namespace
 
-const family& converge_family()
+const family& family_converge()
 {
     static const family f{
         .name = "converge",
@@ -136,8 +114,6 @@ const family& converge_family()
         .inputs = inputs,
         .outputs = outputs,
         .generate = generate,
-        .reference = reference,
-        .model = model,
     };
     return f;
 }

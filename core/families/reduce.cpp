@@ -1,7 +1,7 @@
 // Family `reduce` (seed 001): the int32 sum of n elements, wrap-around arithmetic.
 #include "core/family.h"
 #include "core/random.h"
-#include "reference/reduce.h"
+#include "wavebench/families/reduce.h"
 
 namespace wb {
 
@@ -11,12 +11,12 @@ constexpr int64_t max_n = int64_t(1) << 34; // 64 GiB of int32: more than any de
 
 std::string check(const param_map& p)
 {
-    const int64_t n = get_int(p, "n");
+    const int64_t n = get_int(p, reduce::n.name);
     if (n < 0 || n > max_n) return "n must be between 0 and 2^34";
     return "";
 }
 
-std::vector<buffer_shape> inputs(const param_map& p) { return {{"in", elem::i32, size_t(get_int(p, "n"))}}; }
+std::vector<buffer_shape> inputs(const param_map& p) { return {{"in", elem::i32, size_t(get_int(p, reduce::n.name))}}; }
 
 std::vector<buffer_shape> outputs(const param_map&) { return {{"sum", elem::i32, 1}}; }
 
@@ -26,17 +26,11 @@ void generate(const param_map&, uint64_t seed, std::vector<host_buffer>& in)
     fill_random(in[0].as<uint32_t>(), seed);
 }
 
-void reference(const param_map&, const std::vector<host_buffer>& in, std::vector<host_buffer>& out)
-{
-    const auto data = in[0].as<int32_t>();
-    out[0].as<int32_t>()[0] = ref::sum_i32(data.data(), data.size());
-}
-
-double bytes_read(const param_map& p) { return 4.0 * double(get_int(p, "n")); }
+double bytes_read(const param_map& p) { return 4.0 * double(get_int(p, reduce::n.name)); }
 
 } // namespace
 
-const family& reduce_family()
+const family& family_reduce()
 {
     static const family f{
         .name = "reduce",
@@ -44,14 +38,13 @@ const family& reduce_family()
         .seed = "001 Intel oneAPI GPU optimization guide, Reduction",
         .baseline = "atomic",
         .library = "library",
-        .params = {{"n", int64_t(1) << 20, 0, max_n, "number of int32 elements"}},
+        .params = {{reduce::n.name, int64_t(1) << 20, 0, max_n, "number of int32 elements"}},
         .metric = {"bandwidth", "GB/s", 1e9, "read_bandwidth", bytes_read},
         .tolerance = 0,
         .check = check,
         .inputs = inputs,
         .outputs = outputs,
         .generate = generate,
-        .reference = reference,
     };
     return f;
 }

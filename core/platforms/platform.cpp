@@ -67,30 +67,37 @@ template <class F> wb_err guarded(F&& f) noexcept
 
 int g_device = 0;
 
-wb_err init(int32_t device, int32_t warp_size)
+int32_t init(int32_t device, int32_t warp_size, const char** message)
 {
-    return guarded([&] {
+    int32_t status = WB_PLATFORM_ERROR; // what a failure is, until the device is known to be there
+    *message = guarded([&] {
         int count = 0;
         const hipError_t e = hipGetDeviceCount(&count);
-        if (e != hipSuccess || count == 0)
-            throw std::runtime_error(std::string("no " WB_PLATFORM_NAME " device found (hipGetDeviceCount: ") +
-                                     hipGetErrorString(e) + ")");
-        if (device < 0 || device >= count)
+        if (e != hipSuccess || count == 0) {
+            status = WB_PLATFORM_NO_DEVICE;
+            throw std::runtime_error(std::string("hipGetDeviceCount: ") + hipGetErrorString(e));
+        }
+        if (device < 0 || device >= count) {
+            status = WB_PLATFORM_BAD_DEVICE;
             throw std::runtime_error("device " + std::to_string(device) + " does not exist: " + std::to_string(count) +
                                      " found");
+        }
         HIP_CHECK(hipSetDevice(device));
         g_device = device;
-        if (warp_size == 0) return;
+        if (warp_size != 0) {
 #if defined(__HIP_PLATFORM_WAVEBENCH_CPU__)
-        HIP_CHECK(hipCpuSetWarpSize(warp_size));
+            HIP_CHECK(hipCpuSetWarpSize(warp_size));
 #else
-        hipDeviceProp_t p;
-        HIP_CHECK(hipGetDeviceProperties(&p, device));
-        if (p.warpSize != warp_size)
-            throw std::runtime_error("the warp size of " + std::string(p.name) + " is fixed at " +
-                                     std::to_string(p.warpSize) + "; only the cpu platform can change it");
+            hipDeviceProp_t p;
+            HIP_CHECK(hipGetDeviceProperties(&p, device));
+            if (p.warpSize != warp_size)
+                throw std::runtime_error("the warp size of " + std::string(p.name) + " is fixed at " +
+                                         std::to_string(p.warpSize) + "; only the cpu platform can change it");
 #endif
+        }
+        status = WB_PLATFORM_OK;
     });
+    return status;
 }
 
 wb_err device_info(wb_device_info* out)

@@ -1,6 +1,6 @@
 // branch/call_ifelse: seed 004's first case as written. Both branches call the same long function
 // with two arguments swapped, so a wavefront whose elements disagree runs it twice.
-#include "branch_common.h"
+#include "common.h"
 
 using namespace branch;
 
@@ -16,17 +16,16 @@ __global__ void call_ifelse(const uint32_t* in, uint32_t* out, long long n)
     out[i] = __float_as_uint(r);
 }
 
-static void prepare(wb_args* a) { require(a, "call"); }
-static void run(wb_args* a) { launch(a, call_ifelse); }
+static const wb::kernel call_ifelse_k{"call_ifelse", call_ifelse, branch::block_size};
 
-static const wb_kernel kernels[] = {wb::kernel("call_ifelse", call_ifelse, "block_size")};
-static const wb_tunable tunables[] = {branch::block_size};
+static void prepare(wb_args* a) { require(a, "call"); }
+static void run(wb_args* a) { launch(call_ifelse_k, a); }
 
 WB_PLUGIN({.family = "branch",
            .variant = "call_ifelse",
            .summary = "kernel = call: if/else, each branch calling the long function (arguments swapped)",
            .seed = "004 case 1: if-else calling one function with different arguments",
-           .kernels = kernels,
-           .tunables = tunables,
+           .kernels = {call_ifelse_k},
+           .tunables = {branch::block_size},
            .prepare = prepare,
            .run = run})

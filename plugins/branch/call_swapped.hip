@@ -1,6 +1,6 @@
 // branch/call_swapped: seed 004's first rewrite. The branch only swaps the two arguments; the
 // long function is called once, by every element together.
-#include "branch_common.h"
+#include "common.h"
 
 using namespace branch;
 
@@ -18,17 +18,16 @@ __global__ void call_swapped(const uint32_t* in, uint32_t* out, long long n)
     out[i] = __float_as_uint(br::long_function(as_float(e[0]), as_float(e[1]), x, y));
 }
 
-static void prepare(wb_args* a) { require(a, "call"); }
-static void run(wb_args* a) { launch(a, call_swapped); }
+static const wb::kernel call_swapped_k{"call_swapped", call_swapped, branch::block_size};
 
-static const wb_kernel kernels[] = {wb::kernel("call_swapped", call_swapped, "block_size")};
-static const wb_tunable tunables[] = {branch::block_size};
+static void prepare(wb_args* a) { require(a, "call"); }
+static void run(wb_args* a) { launch(call_swapped_k, a); }
 
 WB_PLUGIN({.family = "branch",
            .variant = "call_swapped",
            .summary = "kernel = call: swap the arguments first, call the long function once",
            .seed = "004 case 1, rewritten: rename the parameters, one call outside the if",
-           .kernels = kernels,
-           .tunables = tunables,
+           .kernels = {call_swapped_k},
+           .tunables = {branch::block_size},
            .prepare = prepare,
            .run = run})

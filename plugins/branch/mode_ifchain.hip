@@ -1,6 +1,6 @@
 // branch/mode_ifchain: seed 004's second case as written, extract_mode_index's 14-way if /
 // else-if chain.
-#include "branch_common.h"
+#include "common.h"
 
 using namespace branch;
 
@@ -10,17 +10,16 @@ __global__ void mode_ifchain(const uint32_t* in, uint32_t* out, long long n)
     if (i < n) out[i] = uint32_t(br::mode_chain(in[i]));
 }
 
-static void prepare(wb_args* a) { require(a, "mode"); }
-static void run(wb_args* a) { launch(a, mode_ifchain); }
+static const wb::kernel mode_ifchain_k{"mode_ifchain", mode_ifchain, branch::block_size};
 
-static const wb_kernel kernels[] = {wb::kernel("mode_ifchain", mode_ifchain, "block_size")};
-static const wb_tunable tunables[] = {branch::block_size};
+static void prepare(wb_args* a) { require(a, "mode"); }
+static void run(wb_args* a) { launch(mode_ifchain_k, a); }
 
 WB_PLUGIN({.family = "branch",
            .variant = "mode_ifchain",
            .summary = "kernel = mode: extract_mode_index as a 14-way if / else-if chain",
            .seed = "004 case 2: if / else-if chain (BC6H extract_mode_index)",
-           .kernels = kernels,
-           .tunables = tunables,
+           .kernels = {mode_ifchain_k},
+           .tunables = {branch::block_size},
            .prepare = prepare,
            .run = run})

@@ -1,6 +1,6 @@
 // branch/mode_lookup: seed 004's second rewrite, a lookup table. The chain's answer depends only
 // on the low five bits: one 32-entry table in constant memory, one load, no branch.
-#include "branch_common.h"
+#include "common.h"
 
 using namespace branch;
 
@@ -15,17 +15,16 @@ __global__ void mode_lookup(const uint32_t* in, uint32_t* out, long long n)
     if (i < n) out[i] = uint32_t(mode_of_low_bits[in[i] & 0x1f]);
 }
 
-static void prepare(wb_args* a) { require(a, "mode"); }
-static void run(wb_args* a) { launch(a, mode_lookup); }
+static const wb::kernel mode_lookup_k{"mode_lookup", mode_lookup, branch::block_size};
 
-static const wb_kernel kernels[] = {wb::kernel("mode_lookup", mode_lookup, "block_size")};
-static const wb_tunable tunables[] = {branch::block_size};
+static void prepare(wb_args* a) { require(a, "mode"); }
+static void run(wb_args* a) { launch(mode_lookup_k, a); }
 
 WB_PLUGIN({.family = "branch",
            .variant = "mode_lookup",
            .summary = "kernel = mode: extract_mode_index as one 32-entry table lookup",
            .seed = "004 case 2, rewritten: constants or a load instead of the if / else-if chain",
-           .kernels = kernels,
-           .tunables = tunables,
+           .kernels = {mode_lookup_k},
+           .tunables = {branch::block_size},
            .prepare = prepare,
            .run = run})

@@ -1,6 +1,6 @@
 // branch/slot_ifelse: seed 004's third case as written, calSlotIdInQuadrant6 as an if / else-if
 // chain over five bounds.
-#include "branch_common.h"
+#include "common.h"
 
 using namespace branch;
 
@@ -10,17 +10,16 @@ __global__ void slot_ifelse(const uint32_t* in, uint32_t* out, long long n)
     if (i < n) out[i] = br::slot_chain(as_float(in[i]));
 }
 
-static void prepare(wb_args* a) { require(a, "slot"); }
-static void run(wb_args* a) { launch(a, slot_ifelse); }
+static const wb::kernel slot_ifelse_k{"slot_ifelse", slot_ifelse, branch::block_size};
 
-static const wb_kernel kernels[] = {wb::kernel("slot_ifelse", slot_ifelse, "block_size")};
-static const wb_tunable tunables[] = {branch::block_size};
+static void prepare(wb_args* a) { require(a, "slot"); }
+static void run(wb_args* a) { launch(slot_ifelse_k, a); }
 
 WB_PLUGIN({.family = "branch",
            .variant = "slot_ifelse",
            .summary = "kernel = slot: calSlotIdInQuadrant6 as an if / else-if chain",
            .seed = "004 case 3: if / else-if chain",
-           .kernels = kernels,
-           .tunables = tunables,
+           .kernels = {slot_ifelse_k},
+           .tunables = {branch::block_size},
            .prepare = prepare,
            .run = run})

@@ -2,7 +2,7 @@
 // above the value: five independent compares added up, no branch. (The seed's own "multiple if"
 // version chains its last three tests with else and disagrees below 0.866025;
 // tests/plugins/branch/test_slot_seed_literal.hip keeps it, and verification fails it.)
-#include "branch_common.h"
+#include "common.h"
 
 using namespace branch;
 
@@ -20,17 +20,16 @@ __global__ void slot_multiif(const uint32_t* in, uint32_t* out, long long n)
     out[i] = id;
 }
 
-static void prepare(wb_args* a) { require(a, "slot"); }
-static void run(wb_args* a) { launch(a, slot_multiif); }
+static const wb::kernel slot_multiif_k{"slot_multiif", slot_multiif, branch::block_size};
 
-static const wb_kernel kernels[] = {wb::kernel("slot_multiif", slot_multiif, "block_size")};
-static const wb_tunable tunables[] = {branch::block_size};
+static void prepare(wb_args* a) { require(a, "slot"); }
+static void run(wb_args* a) { launch(slot_multiif_k, a); }
 
 WB_PLUGIN({.family = "branch",
            .variant = "slot_multiif",
            .summary = "kernel = slot: five independent ifs counting the bounds above the value",
            .seed = "004 case 3, rewritten (correctly): multiple ifs instead of if / else-if",
-           .kernels = kernels,
-           .tunables = tunables,
+           .kernels = {slot_multiif_k},
+           .tunables = {branch::block_size},
            .prepare = prepare,
            .run = run})

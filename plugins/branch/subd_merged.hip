@@ -1,7 +1,7 @@
 // branch/subd_merged: seed 004's fourth rewrite. The switch only maps the case to (function t1,
 // argument t2); then each of the three functions is called at most once, by the elements that
 // need it.
-#include "branch_common.h"
+#include "common.h"
 
 using namespace branch;
 
@@ -37,17 +37,16 @@ __global__ void subd_merged(const uint32_t* in, uint32_t* out, long long n)
     out[i] = __float_as_uint(v);
 }
 
-static void prepare(wb_args* a) { require(a, "subd"); }
-static void run(wb_args* a) { launch(a, subd_merged); }
+static const wb::kernel subd_merged_k{"subd_merged", subd_merged, branch::block_size};
 
-static const wb_kernel kernels[] = {wb::kernel("subd_merged", subd_merged, "block_size")};
-static const wb_tunable tunables[] = {branch::block_size};
+static void prepare(wb_args* a) { require(a, "subd"); }
+static void run(wb_args* a) { launch(subd_merged_k, a); }
 
 WB_PLUGIN({.family = "branch",
            .variant = "subd_merged",
            .summary = "kernel = subd: the switch picks (function, argument); each function called at most once",
            .seed = "004 case 4, rewritten: the 16 cases merged into three calls",
-           .kernels = kernels,
-           .tunables = tunables,
+           .kernels = {subd_merged_k},
+           .tunables = {branch::block_size},
            .prepare = prepare,
            .run = run})

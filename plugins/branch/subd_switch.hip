@@ -1,7 +1,7 @@
 // branch/subd_switch: seed 004's fourth case as written (SubD11's SubDToBezierHS4444): a 16-case
 // switch, each case calling one of three functions with its own constant argument. A wavefront
 // whose elements hit different cases runs every case they hit.
-#include "branch_common.h"
+#include "common.h"
 
 using namespace branch;
 
@@ -33,17 +33,16 @@ __global__ void subd_switch(const uint32_t* in, uint32_t* out, long long n)
     out[i] = __float_as_uint(v);
 }
 
-static void prepare(wb_args* a) { require(a, "subd"); }
-static void run(wb_args* a) { launch(a, subd_switch); }
+static const wb::kernel subd_switch_k{"subd_switch", subd_switch, branch::block_size};
 
-static const wb_kernel kernels[] = {wb::kernel("subd_switch", subd_switch, "block_size")};
-static const wb_tunable tunables[] = {branch::block_size};
+static void prepare(wb_args* a) { require(a, "subd"); }
+static void run(wb_args* a) { launch(subd_switch_k, a); }
 
 WB_PLUGIN({.family = "branch",
            .variant = "subd_switch",
            .summary = "kernel = subd: a 16-case switch, each case calling one of three functions",
            .seed = "004 case 4: switch-case (SubD11 SubDToBezierHS4444)",
-           .kernels = kernels,
-           .tunables = tunables,
+           .kernels = {subd_switch_k},
+           .tunables = {branch::block_size},
            .prepare = prepare,
            .run = run})

@@ -1,7 +1,7 @@
 // conv/clamped: the seed's third kernel. The loop bounds come from min/max of the output's
 // position, so no work-item branches per tap (seed 000, "replacing conditional checks with
 // relational functions").
-#include "conv_common.h"
+#include "common.h"
 
 __global__ void conv_clamped(const int* in, const int* k, int* out, long long n, int m)
 {
@@ -14,15 +14,14 @@ __global__ void conv_clamped(const int* in, const int* k, int* out, long long n,
     out[i] = t;
 }
 
-static void run(wb_args* a) { conv::launch_per_output(a, conv_clamped, wb::in<int>(a, 0)); }
+static const conv::per_output clamped_k{"conv_clamped", conv_clamped, conv::block_size};
 
-static const wb_kernel kernels[] = {wb::kernel("conv_clamped", conv_clamped, "block_size")};
-static const wb_tunable tunables[] = {conv::block_size};
+static void run(wb_args* a) { conv::launch_per_output(a, clamped_k, wb::in<int>(a, 0)); }
 
 WB_PLUGIN({.family = "conv",
            .variant = "clamped",
            .summary = "one work-item per output; loop bounds from min/max instead of checks",
            .seed = "000: replacing conditional checks with relational functions (min, max)",
-           .kernels = kernels,
-           .tunables = tunables,
+           .kernels = {clamped_k},
+           .tunables = {conv::block_size},
            .run = run})

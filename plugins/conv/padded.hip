@@ -1,7 +1,7 @@
 // conv/padded: the seed's second kernel. The input is copied, untimed, into a buffer with m/2
 // zeros on each side, and every work-item runs the plain loop with no check (seed 000, "padding
 // buffers to remove conditional checks").
-#include "conv_common.h"
+#include "common.h"
 
 __global__ void conv_padded(const int* padded, const int* k, int* out, long long n, int m)
 {
@@ -29,22 +29,21 @@ static void bind(wb_args* a) // these inputs, between the zeros
     HIP_CHECK(hipMemcpy(wb::state<int>(a) + p.m / 2, p.in, size_t(p.n) * sizeof(int), hipMemcpyDeviceToDevice));
 }
 
-static void run(wb_args* a) { conv::launch_per_output(a, conv_padded, wb::state<const int>(a)); }
+static const conv::per_output padded_k{"conv_padded", conv_padded, conv::block_size};
+
+static void run(wb_args* a) { conv::launch_per_output(a, padded_k, wb::state<const int>(a)); }
 
 static void release(wb_args* a)
 {
     if (a->state) HIP_CHECK(hipFree(a->state));
 }
 
-static const wb_kernel kernels[] = {wb::kernel("conv_padded", conv_padded, "block_size")};
-static const wb_tunable tunables[] = {conv::block_size};
-
 WB_PLUGIN({.family = "conv",
            .variant = "padded",
            .summary = "input padded with m/2 zeros each side (untimed prepare); no checks in the kernel",
            .seed = "000: padding buffers to remove conditional checks",
-           .kernels = kernels,
-           .tunables = tunables,
+           .kernels = {padded_k},
+           .tunables = {conv::block_size},
            .prepare = prepare,
            .run = run,
            .release = release,

@@ -4,7 +4,7 @@
 // serves R multiply-adds. The window rotates by unrolling, not by moving registers; taps are LDS
 // broadcasts. Global memory moves in int4s both ways: the tile is loaded from a 16-byte boundary
 // and the outputs are staged in LDS, then stored consecutively across the work-group.
-#include "conv_common.h"
+#include "common.h"
 
 // LDS index of tile element e: one spare word every 32, so that work-items reading elements R
 // apart (R a power of two) hit 32 different banks. Four elements from a multiple of 4 stay adjacent.
@@ -81,7 +81,8 @@ template <int R> __global__ void conv_tiled(const int* in, const int* taps, int*
     }
 }
 
-static const int64_t outputs_allowed[] = {4, 8, 16};
+static constexpr auto block = wb::tunable::power_of_two("block_size", 64, 32, 1024, "work-items per work-group");
+static constexpr auto outputs = wb::tunable::one_of("outputs", 16, {4, 8, 16}, "consecutive outputs per work-item (R)");
 
 static int64_t lds_bytes(int r, int block, int m)
 {
@@ -89,57 +90,37 @@ static int64_t lds_bytes(int r, int block, int m)
     return (m + words + words / 32 + 1) * int64_t(sizeof(int));
 }
 
+/// The taps and the tile of conv_tiled<R> in this configuration.
+template <int R> int64_t lds_of(const wb_args* a) { return lds_bytes(R, int(block(a)), int(conv::m(a))); }
+
+/// conv_tiled<R> runs where outputs = R.
+template <int R> conv::per_output instance(const char* name)
+{
+    return conv::per_output{name, conv_tiled<R>, block}.lds(lds_of<R>).when(outputs, R);
+}
+static const conv::per_output tiled_4 = instance<4>("conv_tiled<4>"), tiled_8 = instance<8>("conv_tiled<8>"),
+                              tiled_16 = instance<16>("conv_tiled<16>");
+
 static void prepare(wb_args* a)
 {
-    const conv::problem p = conv::of(a);
-    const int64_t r = wb::param(a, "outputs"), block = wb::param(a, "block_size");
-    int dev = 0;
-    hipDeviceProp_t prop;
-    HIP_CHECK(hipGetDevice(&dev));
-    HIP_CHECK(hipGetDeviceProperties(&prop, dev));
-    if (lds_bytes(int(r), int(block), p.m) > int64_t(prop.sharedMemPerBlock))
-        throw wb::skip("the tile with m = " + std::to_string(p.m) + " taps needs more LDS than a work-group has");
-}
-
-template <int R> static void launch(wb_args* a)
-{
-    const conv::problem p = conv::of(a);
-    const int block = int(wb::param(a, "block_size"));
-    hipLaunchKernelGGL(HIP_KERNEL_NAME(conv_tiled<R>), dim3(unsigned(wb::ceil_div(p.n, int64_t(block) * R))),
-                       dim3(unsigned(block)), size_t(lds_bytes(R, block, p.m)), wb::stream(a), p.in, p.taps, p.out, p.n,
-                       p.m);
-    HIP_CHECK(hipGetLastError());
+    const int m = int(conv::m(a));
+    if (lds_bytes(int(outputs(a)), int(block(a)), m) > int64_t(wb::device().sharedMemPerBlock))
+        throw wb::skip("the tile with m = " + std::to_string(m) + " taps needs more LDS than a work-group has");
 }
 
 static void run(wb_args* a)
 {
-    if (wb::param(a, "n") == 0) return;
-    switch (wb::param(a, "outputs")) {
-    case 4: return launch<4>(a);
-    case 8: return launch<8>(a);
-    default: return launch<16>(a);
-    }
+    const conv::problem p = conv::of(a);
+    const int64_t r = outputs(a); // outputs per work-item
+    const conv::per_output& k = r == 4 ? tiled_4 : r == 8 ? tiled_8 : tiled_16;
+    if (p.n > 0) k.launch(a, dim3(unsigned(wb::ceil_div(p.n, k.block(a) * r))), p.in, p.taps, p.out, p.n, p.m);
 }
-
-static int64_t dynamic_lds(const wb_args* a, uint32_t kernel)
-{
-    return lds_bytes(int(outputs_allowed[kernel]), int(wb::param(a, "block_size")), int(wb::param(a, "m")));
-}
-
-static const wb_kernel kernels[] = {
-    wb::when(wb::kernel("conv_tiled<4>", conv_tiled<4>, "block_size"), "outputs", 4),
-    wb::when(wb::kernel("conv_tiled<8>", conv_tiled<8>, "block_size"), "outputs", 8),
-    wb::when(wb::kernel("conv_tiled<16>", conv_tiled<16>, "block_size"), "outputs", 16)};
-static const wb_tunable tunables[] = {
-    wb::tunable_pow2("block_size", 64, 32, 1024, "work-items per work-group"),
-    {"outputs", 16, outputs_allowed, 3, 0, 0, 0, "consecutive outputs per work-item (R)"}};
 
 WB_PLUGIN({.family = "conv",
            .variant = "tiled",
            .summary = "LDS tile with halo, R outputs per work-item from a register window, broadcast taps",
            .seed = "000: the convolution with no checks, tuned: shared local memory tiles, register reuse",
-           .kernels = kernels,
-           .tunables = tunables,
+           .kernels = {tiled_4, tiled_8, tiled_16},
+           .tunables = {block, outputs},
            .prepare = prepare,
-           .run = run,
-           .dynamic_lds = dynamic_lds})
+           .run = run})

@@ -3,7 +3,7 @@
 // (of i, mode 2, or of i + 1 advanced, mode 1) in the wavefront's T slot, then the F path in its
 // F slot, and moves on by two. Otherwise (mode 0) it runs iteration i in its slot and moves on by
 // one. The non-branch work moves into both paths (the seed's condition 3).
-#include "converge_common.h"
+#include "common.h"
 
 using namespace converge;
 
@@ -35,15 +35,14 @@ __global__ void converge_advance(problem p)
     if (lane < p.lanes) p.folds[lane] = fold;
 }
 
-static void run(wb_args* a) { launch(a, converge_advance); }
+static const wb::kernel advance_k{"converge_advance", converge_advance, converge::block_size};
 
-static const wb_kernel kernels[] = {wb::kernel("converge_advance", converge_advance, "block_size")};
-static const wb_tunable tunables[] = {converge::block_size};
+static void run(wb_args* a) { launch(advance_k, a); }
 
 WB_PLUGIN({.family = "converge",
            .variant = "advance",
            .summary = "loop advance: iterations i and i+1 on different paths run in one step, T slot then F slot",
            .seed = "002: loop advance, modes 0/1/2",
-           .kernels = kernels,
-           .tunables = tunables,
+           .kernels = {advance_k},
+           .tunables = {converge::block_size},
            .run = run})

@@ -1,7 +1,7 @@
 // converge/baseline: the plain loop (seed 002's starting point). When the lanes of a wavefront
 // disagree, it runs path T for some and path F for the others, one after the other, every
 // iteration.
-#include "converge_common.h"
+#include "common.h"
 
 using namespace converge;
 
@@ -20,15 +20,14 @@ __global__ void converge_baseline(problem p)
     p.folds[lane] = fold;
 }
 
-static void run(wb_args* a) { launch(a, converge_baseline); }
+static const wb::kernel baseline_k{"converge_baseline", converge_baseline, converge::block_size};
 
-static const wb_kernel kernels[] = {wb::kernel("converge_baseline", converge_baseline, "block_size")};
-static const wb_tunable tunables[] = {converge::block_size};
+static void run(wb_args* a) { launch(baseline_k, a); }
 
 WB_PLUGIN({.family = "converge",
            .variant = "baseline",
            .summary = "if/else inside the loop: a divergent wavefront runs both paths every iteration",
            .seed = "002: the unoptimized loop",
-           .kernels = kernels,
-           .tunables = tunables,
+           .kernels = {baseline_k},
+           .tunables = {converge::block_size},
            .run = run})

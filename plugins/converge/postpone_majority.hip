@@ -2,7 +2,7 @@
 // next iteration. Every step the wavefront votes (ballot + popcount) and runs only the path most
 // of its pending lanes want; the others keep their iteration for a later step. Every `relief`-th
 // step the minority path runs instead, so that no lane starves.
-#include "converge_common.h"
+#include "common.h"
 
 using namespace converge;
 
@@ -30,24 +30,16 @@ __global__ void converge_postpone_majority(problem p, int relief)
     if (lane < p.lanes) p.folds[lane] = fold;
 }
 
-static void run(wb_args* a)
-{
-    const problem p = of(a);
-    const long long block = wb::param(a, "block_size");
-    hipLaunchKernelGGL(converge_postpone_majority, dim3(unsigned(wb::ceil_div(p.lanes, block))), dim3(unsigned(block)),
-                       0, wb::stream(a), p, int(wb::param(a, "relief")));
-    HIP_CHECK(hipGetLastError());
-}
+static constexpr auto relief =
+    wb::tunable::range("relief", 8, 0, 1 << 20, "every relief-th step runs the minority path (0: never)");
+static const wb::kernel majority_k{"converge_postpone_majority", converge_postpone_majority, converge::block_size};
 
-static const wb_kernel kernels[] = {wb::kernel("converge_postpone_majority", converge_postpone_majority, "block_size")};
-static const wb_tunable tunables[] = {
-    converge::block_size,
-    wb::tunable_range("relief", 8, 0, 1 << 20, "every relief-th step runs the minority path (0: never)")};
+static void run(wb_args* a) { launch(majority_k, a, int(relief(a))); }
 
 WB_PLUGIN({.family = "converge",
            .variant = "postpone_majority",
            .summary = "loop postpone: each step runs the path most pending lanes want; the minority every K steps",
            .seed = "002: loop postpone, majority first (__ballot, __popc)",
-           .kernels = kernels,
-           .tunables = tunables,
+           .kernels = {majority_k},
+           .tunables = {converge::block_size, relief},
            .run = run})

@@ -2,7 +2,7 @@
 // then T, then F... one per step; the lanes that want the other path keep their iteration for a
 // later step. When no pending lane wants the path whose turn it is, it switches at once (the
 // seed's "empty load").
-#include "converge_common.h"
+#include "common.h"
 
 using namespace converge;
 
@@ -27,16 +27,15 @@ __global__ void converge_postpone_roundrobin(problem p)
     if (lane < p.lanes) p.folds[lane] = fold;
 }
 
-static void run(wb_args* a) { launch(a, converge_postpone_roundrobin); }
+static const wb::kernel roundrobin_k{"converge_postpone_roundrobin", converge_postpone_roundrobin,
+                                     converge::block_size};
 
-static const wb_kernel kernels[] = {
-    wb::kernel("converge_postpone_roundrobin", converge_postpone_roundrobin, "block_size")};
-static const wb_tunable tunables[] = {converge::block_size};
+static void run(wb_args* a) { launch(roundrobin_k, a); }
 
 WB_PLUGIN({.family = "converge",
            .variant = "postpone_roundrobin",
            .summary = "loop postpone: paths take turns a step each; a path nobody wants is skipped",
            .seed = "002: loop postpone, round robin (__any, __all)",
-           .kernels = kernels,
-           .tunables = tunables,
+           .kernels = {roundrobin_k},
+           .tunables = {converge::block_size},
            .run = run})

@@ -1,6 +1,6 @@
 // reduce/blocked_tree: blocked access, then a tree in LDS; partials summed on the host (seed
 // 001, blocked access + SLM, tree reduction).
-#include "reduce_common.h"
+#include "common.h"
 
 __global__ void reduce_blocked_tree(const int* in, int* partials, size_t n, unsigned items)
 {
@@ -10,34 +10,25 @@ __global__ void reduce_blocked_tree(const int* in, int* partials, size_t n, unsi
     if (threadIdx.x == 0) partials[blockIdx.x] = scratch[0];
 }
 
-static int64_t groups(wb_args* a)
-{
-    return wb::ceil_div(wb::param(a, "n"), wb::param(a, "block_size") * wb::param(a, "items"));
-}
+static const wb::kernel blocked_tree_k{"reduce_blocked_tree", reduce_blocked_tree, reduce::block_size, sizeof(int)};
+
+static int64_t groups(wb_args* a) { return wb::ceil_div(reduce::n(a), reduce::block_size(a) * reduce::items(a)); }
 
 static void prepare(wb_args* a) { reduce::prepare_partials(a, groups(a)); }
 
 static void run(wb_args* a)
 {
-    const int64_t block = wb::param(a, "block_size");
     if (groups(a) == 0) return;
-    hipLaunchKernelGGL(reduce_blocked_tree, dim3(unsigned(groups(a))), dim3(unsigned(block)),
-                       size_t(block) * sizeof(int), wb::stream(a), wb::in<int>(a, 0),
-                       wb::state<reduce::partials>(a)->device, size_t(wb::param(a, "n")),
-                       unsigned(wb::param(a, "items")));
-    HIP_CHECK(hipGetLastError());
+    blocked_tree_k.launch(a, dim3(unsigned(groups(a))), wb::in<int>(a, 0), wb::state<reduce::partials>(a)->device,
+                    size_t(reduce::n(a)), unsigned(reduce::items(a)));
 }
-
-static const wb_kernel kernels[] = {wb::kernel("reduce_blocked_tree", reduce_blocked_tree, "block_size", sizeof(int))};
-static const wb_tunable tunables[] = {reduce::block_size,
-                                      wb::tunable_range("items", 16, 1, 4096, "elements per work-item")};
 
 WB_PLUGIN({.family = "reduce",
            .variant = "blocked_tree",
            .summary = "blocked loads, tree in LDS per work-group; partials summed on the host",
            .seed = "001: blocked access with SLM for the intermediate results, tree reduction",
-           .kernels = kernels,
-           .tunables = tunables,
+           .kernels = {blocked_tree_k},
+           .tunables = {reduce::block_size, reduce::items},
            .prepare = prepare,
            .run = run,
            .finish = reduce::finish_partials,

@@ -4,30 +4,20 @@
 
 // The kernel is reduce::reduce_tree_groups (tree_groups.h), shared with tree_two_stage.
 
-static void prepare(wb_args* a)
-{
-    reduce::prepare_partials(a, wb::ceil_div(wb::param(a, "n"), wb::param(a, "block_size")));
-}
+static void prepare(wb_args* a) { reduce::prepare_partials(a, wb::ceil_div(reduce::n(a), reduce::block_size(a))); }
 
 static void run(wb_args* a)
 {
-    const int64_t n = wb::param(a, "n"), block = wb::param(a, "block_size");
-    if (n == 0) return;
-    hipLaunchKernelGGL(reduce::reduce_tree_groups, dim3(unsigned(wb::ceil_div(n, block))), dim3(unsigned(block)),
-                       size_t(block) * sizeof(int), wb::stream(a), wb::in<int>(a, 0),
-                       wb::state<reduce::partials>(a)->device, size_t(n));
-    HIP_CHECK(hipGetLastError());
+    const int64_t n = reduce::n(a);
+    reduce::tree_groups_k.launch_over(a, n, wb::in<int>(a, 0), wb::state<reduce::partials>(a)->device, size_t(n));
 }
-
-static const wb_kernel kernels[] = {wb::kernel("reduce_tree_groups", reduce::reduce_tree_groups, "block_size", sizeof(int))};
-static const wb_tunable tunables[] = {reduce::block_size};
 
 WB_PLUGIN({.family = "reduce",
            .variant = "tree",
            .summary = "one element per work-item, LDS tree per work-group; partials summed on the host",
            .seed = "001: tree reduction within each work-group, then a serial reduction on the host",
-           .kernels = kernels,
-           .tunables = tunables,
+           .kernels = {reduce::tree_groups_k},
+           .tunables = {reduce::block_size},
            .prepare = prepare,
            .run = run,
            .finish = reduce::finish_partials,

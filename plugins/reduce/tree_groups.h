@@ -1,8 +1,8 @@
 // The seed's work-group tree kernel, shared by tree and tree_two_stage (a kernel defined in
-// reduce_common.h would be compiled into every plugin).
+// common.h would be compiled into every plugin).
 #pragma once
 
-#include "reduce_common.h"
+#include "common.h"
 
 namespace reduce {
 
@@ -16,5 +16,7 @@ __global__ void reduce_tree_groups(const int* in, int* partials, size_t n)
     lds_tree(scratch, threadIdx.x);
     if (threadIdx.x == 0) partials[blockIdx.x] = scratch[0];
 }
+
+inline const wb::kernel tree_groups_k{"reduce_tree_groups", reduce_tree_groups, block_size, sizeof(int)};
 
 } // namespace reduce

@@ -15,39 +15,30 @@ __global__ void reduce_tree_stage2(const int* partials, int* sum, size_t count)
     if (threadIdx.x == 0) *sum = scratch[0];
 }
 
+static const wb::kernel stage2_k{"reduce_tree_stage2", reduce_tree_stage2, reduce::block_size, sizeof(int)};
+
 static void prepare(wb_args* a)
 {
     // Stage 2 always runs, so there is at least one (zero) partial.
-    const int64_t groups = wb::ceil_div(wb::param(a, "n"), wb::param(a, "block_size"));
+    const int64_t groups = wb::ceil_div(reduce::n(a), reduce::block_size(a));
     reduce::prepare_partials(a, groups > 0 ? groups : 1);
 }
 
 static void run(wb_args* a)
 {
-    const int64_t n = wb::param(a, "n"), block = wb::param(a, "block_size");
+    const int64_t n = reduce::n(a);
     auto* p = wb::state<reduce::partials>(a);
-    const size_t groups = p->host.size(), lds = size_t(block) * sizeof(int);
     if (n == 0) HIP_CHECK(hipMemsetAsync(p->device, 0, sizeof(int), wb::stream(a)));
-    else {
-        hipLaunchKernelGGL(reduce::reduce_tree_groups, dim3(unsigned(groups)), dim3(unsigned(block)), lds, wb::stream(a),
-                           wb::in<int>(a, 0), p->device, size_t(n));
-        HIP_CHECK(hipGetLastError());
-    }
-    hipLaunchKernelGGL(reduce_tree_stage2, dim3(1), dim3(unsigned(block)), lds, wb::stream(a), p->device,
-                       wb::out<int>(a, 0), groups);
-    HIP_CHECK(hipGetLastError());
+    reduce::tree_groups_k.launch_over(a, n, wb::in<int>(a, 0), p->device, size_t(n));
+    stage2_k.launch(a, dim3(1), p->device, wb::out<int>(a, 0), p->host.size());
 }
-
-static const wb_kernel kernels[] = {wb::kernel("reduce_tree_groups", reduce::reduce_tree_groups, "block_size", sizeof(int)),
-                                    wb::kernel("reduce_tree_stage2", reduce_tree_stage2, "block_size", sizeof(int))};
-static const wb_tunable tunables[] = {reduce::block_size};
 
 WB_PLUGIN({.family = "reduce",
            .variant = "tree_two_stage",
            .summary = "work-group trees, then a second kernel reduces the partials on the device",
            .seed = "001: two-stage tree reduction (the first stage's partials are the second's input)",
-           .kernels = kernels,
-           .tunables = tunables,
+           .kernels = {reduce::tree_groups_k, stage2_k},
+           .tunables = {reduce::block_size},
            .prepare = prepare,
            .run = run,
            .release = reduce::release_partials})

@@ -3,7 +3,7 @@
 // loads in flight; what is left after the last full round is spread over every work-item, so
 // none idles at the end. Work-groups sum with shuffles into one accumulator, and the last to
 // finish moves it to the output: one kernel, no memset.
-#include "reduce_common.h"
+#include "common.h"
 
 constexpr int unroll = 4; // 16-byte loads in flight per work-item
 
@@ -37,6 +37,10 @@ __global__ void reduce_unrolled(const int* in, int* sum, size_t n, int* total, u
     }
 }
 
+static constexpr auto groups_per_mp =
+    wb::tunable::range("groups_per_mp", 0, 0, 64, "work-groups per multiprocessor (0: as many as fit, by occupancy)");
+static const wb::kernel unrolled_k{"reduce_unrolled", reduce_unrolled, reduce::block_size};
+
 struct state {
     int* total = nullptr;
     unsigned* finished = nullptr;
@@ -46,11 +50,10 @@ struct state {
 static void prepare(wb_args* a)
 {
     if (reinterpret_cast<uintptr_t>(a->in[0]) % 16) throw wb::skip("input is not 16-byte aligned");
-    const int64_t n = wb::param(a, "n"), block = wb::param(a, "block_size"), per_mp = wb::param(a, "groups_per_mp");
+    const int64_t n = reduce::n(a), block = reduce::block_size(a), per_mp = groups_per_mp(a);
     auto* s = new state;
     a->state = s;
-    const int64_t resident = per_mp > 0 ? per_mp * reduce::device_properties().multiProcessorCount
-                                        : reduce::resident_groups(reduce_unrolled, int(block));
+    const int64_t resident = per_mp > 0 ? per_mp * wb::device().multiProcessorCount : unrolled_k.resident_groups(a);
     // No more work-groups than there are tiles: small inputs take a small grid.
     s->groups = std::max<int64_t>(1, std::min(resident, wb::ceil_div(n / 4, unroll * block)));
     HIP_CHECK(hipMalloc(&s->total, sizeof(int)));
@@ -63,10 +66,8 @@ static void prepare(wb_args* a)
 static void run(wb_args* a)
 {
     auto* s = wb::state<state>(a);
-    hipLaunchKernelGGL(reduce_unrolled, dim3(unsigned(s->groups)), dim3(unsigned(wb::param(a, "block_size"))), 0,
-                       wb::stream(a), wb::in<int>(a, 0), wb::out<int>(a, 0), size_t(wb::param(a, "n")), s->total,
-                       s->finished);
-    HIP_CHECK(hipGetLastError());
+    unrolled_k.launch(a, dim3(unsigned(s->groups)), wb::in<int>(a, 0), wb::out<int>(a, 0), size_t(reduce::n(a)),
+                      s->total, s->finished);
 }
 
 static void release(wb_args* a)
@@ -78,17 +79,12 @@ static void release(wb_args* a)
     delete s;
 }
 
-static const wb_kernel kernels[] = {wb::kernel("reduce_unrolled", reduce_unrolled, "block_size")};
-static const wb_tunable tunables[] = {
-    reduce::block_size,
-    wb::tunable_range("groups_per_mp", 0, 0, 64, "work-groups per multiprocessor (0: as many as fit, by occupancy)")};
-
 WB_PLUGIN({.family = "reduce",
            .variant = "unrolled",
            .summary = "4 int4 loads in flight, resident grid, even tail, last work-group finishes: one kernel",
            .seed = "001: sub-group vector loads, tuned: more elements in flight per work-item",
-           .kernels = kernels,
-           .tunables = tunables,
+           .kernels = {unrolled_k},
+           .tunables = {reduce::block_size, groups_per_mp},
            .prepare = prepare,
            .run = run,
            .release = release})

@@ -1,7 +1,7 @@
 // reduce/wavefront: 16-byte vector loads in a grid-stride loop, a shuffle reduction within each
 // wavefront, then across the work-group's wavefronts, one atomic per work-group (seed 001,
 // sub-group vector loads; written for any wavefront width).
-#include "reduce_common.h"
+#include "common.h"
 
 __global__ void reduce_wavefront(const int* in, int* sum, size_t n)
 {
@@ -17,6 +17,10 @@ __global__ void reduce_wavefront(const int* in, int* sum, size_t n)
     if (threadIdx.x == 0) atomicAdd(sum, s);
 }
 
+static constexpr auto work_items =
+    wb::tunable::range("work_items", 0, 0, int64_t(1) << 26, "work-items in the grid (0: enough to fill the device)");
+static const wb::kernel wavefront_k{"reduce_wavefront", reduce_wavefront, reduce::block_size};
+
 struct grid {
     int64_t groups = 0;
 };
@@ -24,7 +28,7 @@ struct grid {
 static void prepare(wb_args* a)
 {
     if (reinterpret_cast<uintptr_t>(a->in[0]) % 16) throw wb::skip("input is not 16-byte aligned");
-    const int64_t w = wb::param(a, "work_items"), block = wb::param(a, "block_size");
+    const int64_t w = work_items(a), block = reduce::block_size(a);
     auto* g = new grid{wb::ceil_div(w > 0 ? w : reduce::device_threads(), block)};
     a->state = g;
     wb::note(a, "work_items=%lld", (long long)(g->groups * block));
@@ -34,25 +38,17 @@ static void run(wb_args* a)
 {
     int* sum = wb::out<int>(a, 0);
     HIP_CHECK(hipMemsetAsync(sum, 0, sizeof(int), wb::stream(a)));
-    hipLaunchKernelGGL(reduce_wavefront, dim3(unsigned(wb::state<grid>(a)->groups)),
-                       dim3(unsigned(wb::param(a, "block_size"))), 0, wb::stream(a), wb::in<int>(a, 0), sum,
-                       size_t(wb::param(a, "n")));
-    HIP_CHECK(hipGetLastError());
+    wavefront_k.launch(a, dim3(unsigned(wb::state<grid>(a)->groups)), wb::in<int>(a, 0), sum, size_t(reduce::n(a)));
 }
 
 static void release(wb_args* a) { delete wb::state<grid>(a); }
-
-static const wb_kernel kernels[] = {wb::kernel("reduce_wavefront", reduce_wavefront, "block_size")};
-static const wb_tunable tunables[] = {
-    reduce::block_size,
-    wb::tunable_range("work_items", 0, 0, int64_t(1) << 26, "work-items in the grid (0: enough to fill the device)")};
 
 WB_PLUGIN({.family = "reduce",
            .variant = "wavefront",
            .summary = "int4 loads, grid-stride loop, wavefront shuffle reduction, one atomicAdd per work-group",
            .seed = "001: sub-group vector loads, intermediate results reduced per work-group",
-           .kernels = kernels,
-           .tunables = tunables,
+           .kernels = {wavefront_k},
+           .tunables = {reduce::block_size, work_items},
            .prepare = prepare,
            .run = run,
            .release = release})

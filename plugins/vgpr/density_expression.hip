@@ -1,6 +1,6 @@
 // vgpr/density_expression: seed 003's kernel as first written, A4 + A1 - A2 - A3 in one
 // expression of four vload8s (41 VGPRs and 5 waves per SIMD in the seed's compiler).
-#include "vgpr_common.h"
+#include "common.h"
 
 using namespace vgpr;
 
@@ -14,15 +14,14 @@ __global__ void density_expression(problem p)
     store(p, y, x_v, sum);
 }
 
-static void run(wb_args* a) { launch(a, density_expression); }
+static const wb::kernel density_expression_k{"density_expression", density_expression, vgpr::block_size};
 
-static const wb_kernel kernels[] = {wb::kernel("density_expression", density_expression, "block_size")};
-static const wb_tunable tunables[] = {vgpr::block_size};
+static void run(wb_args* a) { launch(density_expression_k, a); }
 
 WB_PLUGIN({.family = "vgpr",
            .variant = "density_expression",
            .summary = "A4 + A1 - A2 - A3 of four 8-wide loads in one expression",
            .seed = "003: the kernel as first written (41 VGPRs, 5 waves per SIMD)",
-           .kernels = kernels,
-           .tunables = tunables,
+           .kernels = {density_expression_k},
+           .tunables = {vgpr::block_size},
            .run = run})

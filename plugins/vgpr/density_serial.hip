@@ -1,6 +1,6 @@
 // vgpr/density_serial: seed 003's rewrite, the four loads accumulated one by one with the comma
 // operator, as the seed writes it (6 VGPRs and 10 waves per SIMD in the seed's compiler).
-#include "vgpr_common.h"
+#include "common.h"
 
 using namespace vgpr;
 
@@ -18,15 +18,14 @@ __global__ void density_serial(problem p)
     store(p, y, x_v, sum);
 }
 
-static void run(wb_args* a) { launch(a, density_serial); }
+static const wb::kernel density_serial_k{"density_serial", density_serial, vgpr::block_size};
 
-static const wb_kernel kernels[] = {wb::kernel("density_serial", density_serial, "block_size")};
-static const wb_tunable tunables[] = {vgpr::block_size};
+static void run(wb_args* a) { launch(density_serial_k, a); }
 
 WB_PLUGIN({.family = "vgpr",
            .variant = "density_serial",
            .summary = "the four 8-wide loads accumulated one by one (comma operator)",
            .seed = "003: the rewrite (6 VGPRs, 10 waves per SIMD)",
-           .kernels = kernels,
-           .tunables = tunables,
+           .kernels = {density_serial_k},
+           .tunables = {vgpr::block_size},
            .run = run})

@@ -5,7 +5,8 @@
 
 #include <stdint.h>
 
-#define WB_PLATFORM_ABI_VERSION 2u
+// 3: init returns a WB_PLATFORM_* status beside its message: a missing device is a code, not a wording.
+#define WB_PLATFORM_ABI_VERSION 3u
 #define WB_PLATFORM_ENTRY "wavebench_platform"
 
 #ifdef __cplusplus
@@ -41,15 +42,26 @@ typedef struct wb_kernel_resources {
     int32_t active_blocks;            // resident blocks per multiprocessor at the block size
 } wb_kernel_resources;
 
-/// Every function returns null on success, or a message (valid until the next call on the thread).
+/// Every function but init returns null on success, or a message (valid until the next call on the
+/// thread).
 typedef const char* wb_err;
+
+/// What init returns.
+enum {
+    WB_PLATFORM_OK = 0,         // the device is selected
+    WB_PLATFORM_NO_DEVICE = 1,  // the runtime finds no device (no GPU, or no driver that fits)
+    WB_PLATFORM_BAD_DEVICE = 2, // there are devices, but not the index asked for
+    WB_PLATFORM_ERROR = 3       // anything else (e.g. a warp size the device does not have)
+};
 
 typedef struct wb_platform {
     uint32_t size;
     uint32_t abi_version;
     const char* name;                 // "cpu", "amd", "nvidia"
     /// Selects the device. warp_size 0 keeps the default; only cpu accepts another (32 or 64).
-    wb_err (*init)(int32_t device, int32_t warp_size);
+    /// Returns a WB_PLATFORM_* status; unless it is WB_PLATFORM_OK, *message says why (valid
+    /// until the next call on the thread).
+    int32_t (*init)(int32_t device, int32_t warp_size, const char** message);
     wb_err (*device_info)(wb_device_info* info);
     wb_err (*alloc)(void** ptr, uint64_t bytes);
     wb_err (*release)(void* ptr);

@@ -1,20 +1,44 @@
-// What a plugin author includes: parameter access, tunable and kernel descriptions, and the
-// WB_PLUGIN registration macro that exports the one entry point. A plugin's functions take a
-// wb_args*, throw on error (HIP_CHECK) and throw wb::skip to decline a configuration; the
-// entry point turns both into the C status codes of plugin_abi.h.
+// The plugin SDK: what a plugin author includes. A plugin is kernels plus launch code:
+//
+//     #include "wavebench/families/reduce.h"   // the family's parameters (wb::reduce::n, ...)
+//     #include "wavebench/plugin.h"
+//
+//     __global__ void add_all(const int* in, int* sum, size_t n) { ... }
+//
+//     static constexpr auto block = wb::tunable::power_of_two("block_size", 256, 32, 1024, "work-items per work-group");
+//     static const wb::kernel add_all_k{"add_all", add_all, block};   // block size: the tunable's value
+//
+//     static void run(wb_args* a)
+//     {
+//         const int64_t n = wb::reduce::n(a);
+//         add_all_k.launch_over(a, n, wb::in<int>(a, 0), wb::out<int>(a, 0), size_t(n)); // one work-item each
+//     }
+//
+//     WB_PLUGIN({.family = "reduce", .variant = "mine", .summary = "...", .seed = "...",
+//                .kernels = {add_all_k}, .tunables = {block}, .run = run})
+//
+// Plugin functions take a wb_args*, throw on error (HIP_CHECK, std::exception) and throw wb::skip
+// to decline a configuration; the entry point WB_PLUGIN exports turns both into the C status codes
+// of plugin_abi.h. A kernel's launch takes its block size and dynamic shared memory from its
+// declaration and checks the launch itself.
 #pragma once
 
 #include "wavebench/hip_check.h"
 #include "wavebench/hip_platform.h"
+#include "wavebench/params.h"
 #include "wavebench/plugin_abi.h"
 
+#include <array>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <initializer_list>
-#include <span>
+#include <map>
+#include <source_location>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace wb {
 
@@ -23,36 +47,23 @@ struct skip : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-inline const wb_param& param_entry(const wb_args* a, const char* name)
-{
-    for (uint32_t i = 0; i < a->n_params; ++i)
-        if (std::strcmp(a->params[i].name, name) == 0) return a->params[i];
-    throw std::runtime_error(std::string("parameter '") + name + "' was not passed to the plugin");
-}
-
-/// An integer parameter or tunable by name.
-inline int64_t param(const wb_args* a, const char* name)
-{
-    const wb_param& p = param_entry(a, name);
-    if (p.kind != WB_INT) throw std::runtime_error(std::string("parameter '") + name + "' is not an integer");
-    return p.i;
-}
+// ---- buffers, stream, state ----------------------------------------------------------------------
 
 template <class T> const T* in(const wb_args* a, uint32_t i)
 {
-    if (i >= a->n_in) throw std::runtime_error("input buffer index out of range");
+    if (i >= a->n_in) throw std::runtime_error("input buffer " + std::to_string(i) + " does not exist");
     return static_cast<const T*>(a->in[i]);
 }
 
 template <class T> T* out(const wb_args* a, uint32_t i)
 {
-    if (i >= a->n_out) throw std::runtime_error("output buffer index out of range");
+    if (i >= a->n_out) throw std::runtime_error("output buffer " + std::to_string(i) + " does not exist");
     return static_cast<T*>(a->out[i]);
 }
 
 template <class T> T* host_out(const wb_args* a, uint32_t i)
 {
-    if (i >= a->n_out) throw std::runtime_error("output buffer index out of range");
+    if (i >= a->n_out) throw std::runtime_error("output buffer " + std::to_string(i) + " does not exist");
     return static_cast<T*>(a->host_out[i]);
 }
 
@@ -73,52 +84,183 @@ inline void note(wb_args* a, const char* fmt, ...)
 
 inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/// A kernel the plugin launches: its block size is the tunable `block_size_param`, and it gets
-/// `lds_bytes_per_thread` x block size bytes of dynamic shared memory.
-template <class F>
-wb_kernel kernel(const char* name, F* fn, const char* block_size_param, int lds_bytes_per_thread = 0)
+/// The properties of the device the plugin runs on, read once per device.
+inline const hipDeviceProp_t& device()
 {
-    return {name, reinterpret_cast<const void*>(fn), block_size_param, 0, lds_bytes_per_thread, nullptr, 0};
-}
-/// A kernel launched with a fixed block size.
-template <class F> wb_kernel kernel(const char* name, F* fn, int fixed_block_size, int lds_bytes_per_thread = 0)
-{
-    return {name, reinterpret_cast<const void*>(fn), nullptr, fixed_block_size, lds_bytes_per_thread, nullptr, 0};
-}
-/// The kernel runs only where tunable `param` is `value` (an instance of a template per value).
-inline wb_kernel when(wb_kernel k, const char* param, int64_t value)
-{
-    k.when_param = param;
-    k.when_value = value;
-    return k;
+    static std::map<int, hipDeviceProp_t> known;
+    int dev = 0;
+    HIP_CHECK(hipGetDevice(&dev));
+    auto it = known.find(dev);
+    if (it == known.end()) {
+        hipDeviceProp_t p;
+        HIP_CHECK(hipGetDeviceProperties(&p, dev));
+        it = known.emplace(dev, p).first;
+    }
+    return it->second;
 }
 
-/// A power-of-two tunable in [min, max].
-inline wb_tunable tunable_pow2(const char* name, int64_t def, int64_t min, int64_t max, const char* help)
-{
-    return {name, def, nullptr, 0, min, max, 1, help};
-}
-/// An integer tunable in [min, max].
-inline wb_tunable tunable_range(const char* name, int64_t def, int64_t min, int64_t max, const char* help)
-{
-    return {name, def, nullptr, 0, min, max, 0, help};
-}
+// ---- tunables ------------------------------------------------------------------------------------
+
+/// An integer the suite may sweep. Declare it once (constexpr), list it in WB_PLUGIN's .tunables,
+/// read it with `name(args)`, and give it to the kernels whose block size it is.
+struct tunable {
+    static constexpr size_t max_values = 16;
+
+    const char* name = nullptr;
+    int64_t default_value = 0;
+    int64_t min = 0, max = 0;
+    bool pow2 = false;
+    std::array<int64_t, max_values> values{}; // an explicit list (n_values > 0) instead of [min, max]
+    uint32_t n_values = 0;
+    const char* help = "";
+
+    /// A power of two in [min, max] (a block size, say).
+    static constexpr tunable power_of_two(const char* name, int64_t def, int64_t min, int64_t max, const char* help)
+    {
+        return {name, def, min, max, true, {}, 0, help};
+    }
+    /// Any integer in [min, max].
+    static constexpr tunable range(const char* name, int64_t def, int64_t min, int64_t max, const char* help)
+    {
+        return {name, def, min, max, false, {}, 0, help};
+    }
+    /// One of the listed values (at most 16), e.g. the instances of a kernel template.
+    static constexpr tunable one_of(const char* name, int64_t def, std::initializer_list<int64_t> list, const char* help)
+    {
+        tunable t{name, def, 0, 0, false, {}, 0, help};
+        if (list.size() > max_values) throw std::logic_error("wb::tunable::one_of takes at most 16 values");
+        for (int64_t v : list) t.values[t.n_values++] = v;
+        return t;
+    }
+
+    /// Its value in this configuration.
+    int64_t operator()(const wb_args* a) const { return integer(a, name); }
+
+    wb_tunable describe() const
+    {
+        return {name, default_value, n_values ? values.data() : nullptr, n_values, min, max, pow2 ? 1 : 0, help};
+    }
+};
+
+// ---- kernels -------------------------------------------------------------------------------------
+
+/// The plugin's arguments, and where in the plugin a launch was asked for: a failed launch names
+/// the plugin's file and line. Made implicitly from the wb_args* a launch is given.
+struct launch_site {
+    const wb_args* args;
+    std::source_location where;
+    launch_site(const wb_args* a, std::source_location w = std::source_location::current()) : args(a), where(w) {}
+};
+
+/// What the harness needs of a kernel, whatever its parameters: see wb::kernel.
+class kernel_info {
+public:
+    /// Work-items per work-group in this configuration.
+    int block(const wb_args* a) const { return block_ ? int((*block_)(a)) : fixed_block_; }
+    /// Dynamic shared memory in bytes in this configuration.
+    size_t dynamic_lds(const wb_args* a) const
+    {
+        return lds_fn_ ? size_t(lds_fn_(a)) : size_t(lds_per_thread_) * size_t(block(a));
+    }
+    /// Work-groups of this kernel the whole device holds at once, at this configuration's launch.
+    int64_t resident_groups(const wb_args* a) const
+    {
+        int per_mp = 0;
+        HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_mp, fn_, block(a), dynamic_lds(a)));
+        return int64_t(device().multiProcessorCount) * (per_mp > 0 ? per_mp : 1);
+    }
+    wb_kernel describe() const
+    {
+        return {name_,     fn_, block_ ? block_->name : nullptr, block_ ? 0 : fixed_block_, lds_per_thread_,
+                when_name_, when_value_};
+    }
+    bool computes_lds() const { return lds_fn_ != nullptr; }
+
+protected:
+    const char* name_ = nullptr;
+    const void* fn_ = nullptr;
+    const tunable* block_ = nullptr; // the tunable that is the block size, or null for fixed_block_
+    int fixed_block_ = 0;
+    int lds_per_thread_ = 0;
+    int64_t (*lds_fn_)(const wb_args*) = nullptr;
+    const char* when_name_ = nullptr;
+    int64_t when_value_ = 0;
+};
+
+/// A __global__ function with its launch: block size from a tunable (or fixed), dynamic shared
+/// memory per work-item (or from a function of the parameters).
+template <class... P> class kernel : public kernel_info {
+public:
+    using function = void (*)(P...);
+
+    kernel(const char* name, function fn, const tunable& block, int lds_bytes_per_thread = 0) : fn_typed_(fn)
+    {
+        init(name, fn, lds_bytes_per_thread);
+        block_ = &block;
+    }
+    kernel(const char* name, function fn, int fixed_block, int lds_bytes_per_thread = 0) : fn_typed_(fn)
+    {
+        init(name, fn, lds_bytes_per_thread);
+        fixed_block_ = fixed_block;
+    }
+
+    /// Dynamic shared memory from the configuration (bytes), instead of a fixed amount per work-item.
+    kernel lds(int64_t (*bytes)(const wb_args*)) const
+    {
+        kernel k = *this;
+        k.lds_fn_ = bytes;
+        return k;
+    }
+    /// The kernel runs only where tunable `t` is `value` (one instance of a template per value).
+    kernel when(const tunable& t, int64_t value) const
+    {
+        kernel k = *this;
+        k.when_name_ = t.name;
+        k.when_value_ = value;
+        return k;
+    }
+
+    /// Launches `groups` work-groups on the plugin's stream and checks the launch: an error
+    /// names the plugin's file and line, the kernel and the runtime's description.
+    void launch(launch_site at, dim3 groups, P... args) const
+    {
+        const wb_args* a = at.args;
+        hipLaunchKernelGGL(fn_typed_, groups, dim3(unsigned(block(a))), dynamic_lds(a), stream(a), args...);
+        if (const hipError_t e = hipGetLastError(); e != hipSuccess)
+            throw_hip_error(e, (std::string("launching ") + name_).c_str(), at.where.file_name(), int(at.where.line()));
+    }
+    /// One work-item per item: ceil(items / block) work-groups; nothing to launch for none.
+    void launch_over(launch_site at, int64_t items, P... args) const
+    {
+        if (items > 0) launch(at, dim3(unsigned(ceil_div(items, block(at.args)))), args...);
+    }
+
+private:
+    void init(const char* name, function fn, int lds_bytes_per_thread)
+    {
+        name_ = name;
+        fn_ = reinterpret_cast<const void*>(fn);
+        lds_per_thread_ = lds_bytes_per_thread;
+    }
+    function fn_typed_;
+};
+
+// ---- the plugin ----------------------------------------------------------------------------------
 
 using plugin_fn = void (*)(wb_args*);
 
 struct plugin_def {
-    const char* family;
-    const char* variant;
-    const char* summary;
-    const char* seed;
-    std::span<const wb_kernel> kernels;
-    std::span<const wb_tunable> tunables;
-    plugin_fn prepare = nullptr;
-    plugin_fn run = nullptr;
-    plugin_fn finish = nullptr;
-    plugin_fn release = nullptr;
-    int64_t (*dynamic_lds)(const wb_args*, uint32_t kernel) = nullptr;
-    plugin_fn bind = nullptr;
+    const char* family = nullptr;  // the family it implements (core/families/<family>.cpp)
+    const char* variant = nullptr; // its name within the family
+    const char* summary = "";      // one line
+    const char* seed = "";         // the seed section it implements
+    std::vector<std::reference_wrapper<const kernel_info>> kernels = {}; // for resource and occupancy reports
+    std::vector<std::reference_wrapper<const tunable>> tunables = {};
+    plugin_fn prepare = nullptr; // untimed set-up; may store a pointer in args->state
+    plugin_fn run = nullptr;     // the timed part: enqueue device work on wb::stream(args)
+    plugin_fn finish = nullptr;  // host-side finishing into wb::host_out (counted in wall time)
+    plugin_fn release = nullptr; // frees what prepare made
+    plugin_fn bind = nullptr;    // the plugin's own layout of each new input set, untimed
 };
 
 namespace detail {
@@ -150,26 +292,49 @@ template <const plugin_def* D> int32_t run(wb_args* a) { return guarded(D->run, 
 template <const plugin_def* D> int32_t finish(wb_args* a) { return guarded(D->finish, a); }
 template <const plugin_def* D> void release(wb_args* a) { (void)guarded(D->release, a); }
 template <const plugin_def* D> int32_t bind(wb_args* a) { return guarded(D->bind, a); }
-
-template <const plugin_def* D> wb_plugin describe()
+template <const plugin_def* D> int64_t dynamic_lds(const wb_args* a, uint32_t k)
 {
-    return {sizeof(wb_plugin),
-            WB_PLUGIN_ABI_VERSION,
-            D->family,
-            D->variant,
-            D->summary,
-            D->seed,
-            WB_PLATFORM_NAME,
-            D->kernels.data(),
-            static_cast<uint32_t>(D->kernels.size()),
-            D->tunables.data(),
-            static_cast<uint32_t>(D->tunables.size()),
-            D->prepare ? &prepare<D> : nullptr,
-            D->run ? &run<D> : nullptr,
-            D->finish ? &finish<D> : nullptr,
-            D->release ? &release<D> : nullptr,
-            D->dynamic_lds,
-            D->bind ? &bind<D> : nullptr};
+    try {
+        return k < D->kernels.size() && D->kernels[k].get().computes_lds()
+                   ? int64_t(D->kernels[k].get().dynamic_lds(a))
+                   : -1;
+    } catch (...) {
+        return -1;
+    }
+}
+
+template <const plugin_def* D> const wb_plugin* describe()
+{
+    static const std::vector<wb_kernel> kernels = [] {
+        std::vector<wb_kernel> v;
+        for (const kernel_info& k : D->kernels) v.push_back(k.describe());
+        return v;
+    }();
+    static const std::vector<wb_tunable> tunables = [] {
+        std::vector<wb_tunable> v;
+        for (const tunable& t : D->tunables) v.push_back(t.describe());
+        return v;
+    }();
+    bool computed_lds = false;
+    for (const kernel_info& k : D->kernels) computed_lds |= k.computes_lds();
+    static const wb_plugin descriptor{sizeof(wb_plugin),
+                                      WB_PLUGIN_ABI_VERSION,
+                                      D->family,
+                                      D->variant,
+                                      D->summary,
+                                      D->seed,
+                                      WB_PLATFORM_NAME,
+                                      kernels.data(),
+                                      static_cast<uint32_t>(kernels.size()),
+                                      tunables.data(),
+                                      static_cast<uint32_t>(tunables.size()),
+                                      D->prepare ? &prepare<D> : nullptr,
+                                      D->run ? &run<D> : nullptr,
+                                      D->finish ? &finish<D> : nullptr,
+                                      D->release ? &release<D> : nullptr,
+                                      computed_lds ? &dynamic_lds<D> : nullptr,
+                                      D->bind ? &bind<D> : nullptr};
+    return &descriptor;
 }
 
 } // namespace detail
@@ -182,6 +347,6 @@ template <const plugin_def* D> wb_plugin describe()
     extern "C" __attribute__((visibility("default"))) const wb_plugin* wavebench_plugin(           \
         uint32_t host_abi_version)                                                                 \
     {                                                                                              \
-        static const wb_plugin descriptor = ::wb::detail::describe<&wb_plugin_def_>();             \
-        return host_abi_version == WB_PLUGIN_ABI_VERSION ? &descriptor : nullptr;                  \
+        return host_abi_version == WB_PLUGIN_ABI_VERSION ? ::wb::detail::describe<&wb_plugin_def_>() \
+                                                         : nullptr;                                \
     }

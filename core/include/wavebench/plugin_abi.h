@@ -9,7 +9,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-// 2: the cpu runtime's hipDeviceProp_t grew (maxBlocksPerMultiProcessor, reservedSharedMemPerBlock).
+// Changelog of the version (a plugin of another version is refused, with the reason):
+//   1  the first descriptor.
+//   2  the cpu runtime's hipDeviceProp_t grew (maxBlocksPerMultiProcessor, reservedSharedMemPerBlock).
+//   (2 still) the C++ SDK in wavebench/plugin.h was rewritten (typed parameters, wb::tunable,
+//      wb::kernel with its launch) on top of this unchanged C layout: plugins built against the
+//      earlier plugin.h still load; their sources need the new API to rebuild.
 #define WB_PLUGIN_ABI_VERSION 2u
 #define WB_PLUGIN_ENTRY "wavebench_plugin"
 

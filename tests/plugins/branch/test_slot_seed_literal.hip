@@ -1,7 +1,7 @@
 // Test plugin: seed 004's "multiple if" rewrite of calSlotIdInQuadrant6, transcribed literally.
 // Its last three tests are chained with else, so below 0.866025 it answers differently from the
 // original (0.1: 3 instead of 5; 0.6: 1 instead of 3). Verification must fail it.
-#include "../../../plugins/branch/branch_common.h"
+#include "../../../plugins/branch/common.h"
 
 using namespace branch;
 
@@ -19,17 +19,16 @@ __global__ void slot_seed_literal(const uint32_t* in, uint32_t* out, long long n
     out[i] = id;
 }
 
-static void prepare(wb_args* a) { require(a, "slot"); }
-static void run(wb_args* a) { launch(a, slot_seed_literal); }
+static const wb::kernel slot_seed_literal_k{"slot_seed_literal", slot_seed_literal, branch::block_size};
 
-static const wb_kernel kernels[] = {wb::kernel("slot_seed_literal", slot_seed_literal, "block_size")};
-static const wb_tunable tunables[] = {branch::block_size};
+static void prepare(wb_args* a) { require(a, "slot"); }
+static void run(wb_args* a) { launch(slot_seed_literal_k, a); }
 
 WB_PLUGIN({.family = "branch",
            .variant = "test_slot_seed_literal",
            .summary = "kernel = slot: the seed's own multiple-if rewrite, which is wrong below 0.866025",
            .seed = "004 case 3, rewritten as the seed prints it",
-           .kernels = kernels,
-           .tunables = tunables,
+           .kernels = {slot_seed_literal_k},
+           .tunables = {branch::block_size},
            .prepare = prepare,
            .run = run})

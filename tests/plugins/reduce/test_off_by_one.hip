@@ -1,4 +1,5 @@
 // Test plugin: a correct sum plus one. Verification must fail, naming the element.
+#include "wavebench/families/reduce.h"
 #include "wavebench/plugin.h"
 
 __global__ void sum_plus_one(const int* in, int* out, size_t n)
@@ -8,19 +9,17 @@ __global__ void sum_plus_one(const int* in, int* out, size_t n)
     *out = s;
 }
 
+static const wb::kernel sum_plus_one_k{"sum_plus_one", sum_plus_one, 1};
+
 static void run(wb_args* a)
 {
-    hipLaunchKernelGGL(sum_plus_one, dim3(1), dim3(1), 0, wb::stream(a), wb::in<int>(a, 0), wb::out<int>(a, 0),
-                       size_t(wb::param(a, "n")));
-    HIP_CHECK(hipGetLastError());
+    sum_plus_one_k.launch(a, dim3(1), wb::in<int>(a, 0), wb::out<int>(a, 0), size_t(wb::reduce::n(a)));
 }
-
-static const wb_kernel kernels[] = {wb::kernel("sum_plus_one", sum_plus_one, 1)};
 
 WB_PLUGIN({.family = "reduce",
            .variant = "test_off_by_one",
            .summary = "the sum plus one (verification must catch it)",
            .seed = "none",
-           .kernels = kernels,
+           .kernels = {sum_plus_one_k},
            .tunables = {},
            .run = run})

@@ -1,5 +1,6 @@
 // Test plugin: computes the sum once into a scratch buffer, then only copies that answer out.
 // Every run writes its output, so only inputs that change between runs catch it.
+#include "wavebench/families/reduce.h"
 #include "wavebench/plugin.h"
 
 __global__ void serial_sum(const int* in, int* out, size_t n)
@@ -8,6 +9,8 @@ __global__ void serial_sum(const int* in, int* out, size_t n)
     for (size_t i = 0; i < n; ++i) s += in[i];
     *out = s;
 }
+
+static const wb::kernel serial_sum_k{"serial_sum", serial_sum, 1};
 
 struct state {
     int* answer = nullptr;
@@ -25,9 +28,7 @@ static void run(wb_args* a)
 {
     auto* s = wb::state<state>(a);
     if (!s->known) {
-        hipLaunchKernelGGL(serial_sum, dim3(1), dim3(1), 0, wb::stream(a), wb::in<int>(a, 0), s->answer,
-                           size_t(wb::param(a, "n")));
-        HIP_CHECK(hipGetLastError());
+        serial_sum_k.launch(a, dim3(1), wb::in<int>(a, 0), s->answer, size_t(wb::reduce::n(a)));
         s->known = true;
     }
     HIP_CHECK(hipMemcpyAsync(wb::out<int>(a, 0), s->answer, sizeof(int), hipMemcpyDeviceToDevice, wb::stream(a)));
@@ -41,13 +42,11 @@ static void release(wb_args* a)
     delete s;
 }
 
-static const wb_kernel kernels[] = {wb::kernel("serial_sum", serial_sum, 1)};
-
 WB_PLUGIN({.family = "reduce",
            .variant = "test_replays",
            .summary = "replays its first answer (changing inputs must catch it)",
            .seed = "none",
-           .kernels = kernels,
+           .kernels = {serial_sum_k},
            .tunables = {},
            .prepare = prepare,
            .run = run,

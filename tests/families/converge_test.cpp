@@ -9,7 +9,7 @@
 #include "core/family.h"
 #include "cpu_run.h"
 #include "reference/converge.h"
-#include "wavebench/converge.h"
+#include "wavebench/families/converge.h"
 
 #include <bit>
 

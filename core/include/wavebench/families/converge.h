@@ -9,8 +9,14 @@
 #include <cstdint>
 
 #include "wavebench/host_device.h"
+#include "wavebench/params.h"
 
 namespace wb::converge {
+
+// The parameters (core/families/converge.cpp gives their ranges and meaning).
+inline constexpr int_param lanes{"lanes"}, iterations{"iterations"}, branch_len{"branch_len"}, nonbranch_len{"nonbranch_len"};
+inline constexpr text_param pattern{"pattern"};
+inline constexpr real_param p{"p"};
 
 // Each chain converges towards a fixed point in (0, 1]: values stay normal floats at any length.
 constexpr float t_mul = 0.75f, t_add = 0.25f;   // path T: v = v * 0.75 + 0.25

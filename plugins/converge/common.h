@@ -3,14 +3,16 @@
 // really runs both.
 #pragma once
 
-#include "wavebench/converge.h"
+#include "wavebench/families/converge.h"
 #include "wavebench/plugin.h"
+
+#include <type_traits>
 
 namespace converge {
 
 namespace cv = wb::converge;
 
-inline const wb_tunable block_size = wb::tunable_pow2("block_size", 256, 64, 1024, "work-items per work-group");
+inline constexpr auto block_size = wb::tunable::power_of_two("block_size", 256, 64, 1024, "work-items per work-group");
 
 struct problem {
     const uint32_t* bits;
@@ -21,9 +23,8 @@ struct problem {
 
 inline problem of(const wb_args* a)
 {
-    return {wb::in<uint32_t>(a, 0),           wb::out<uint32_t>(a, 0),
-            uint32_t(wb::param(a, "lanes")),  uint32_t(wb::param(a, "iterations")),
-            int(wb::param(a, "branch_len")), int(wb::param(a, "nonbranch_len"))};
+    return {wb::in<uint32_t>(a, 0),  wb::out<uint32_t>(a, 0), uint32_t(cv::lanes(a)), uint32_t(cv::iterations(a)),
+            int(cv::branch_len(a)), int(cv::nonbranch_len(a))};
 }
 
 /// A lane's branch directions, read a word (32 iterations) at a time: the load is paid once per
@@ -63,13 +64,12 @@ __device__ inline uint32_t finish(float v, int len)
 }
 
 /// One work-item per lane; lanes past the end take part in the wavefront's votes with nothing to do.
-template <class K> void launch(wb_args* a, K kernel)
+/// A kernel's parameters after the problem are given as `more`. A failed launch names the plugin's line.
+template <class... P>
+void launch(const wb::kernel<problem, P...>& k, wb::launch_site at, std::type_identity_t<P>... more)
 {
-    const problem p = of(a);
-    const long long block = wb::param(a, "block_size");
-    hipLaunchKernelGGL(kernel, dim3(unsigned(wb::ceil_div(p.lanes, block))), dim3(unsigned(block)), 0, wb::stream(a),
-                       p);
-    HIP_CHECK(hipGetLastError());
+    const problem p = of(at.args);
+    k.launch_over(at, p.lanes, p, more...);
 }
 
 } // namespace converge

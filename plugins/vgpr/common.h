@@ -2,11 +2,13 @@
 // launch (x: groups of 8 output columns, y: output rows).
 #pragma once
 
+#include "wavebench/families/vgpr.h"
 #include "wavebench/plugin.h"
 
 namespace vgpr {
 
-inline const wb_tunable block_size = wb::tunable_pow2("block_size", 64, 32, 1024, "work-items per work-group (x)");
+inline constexpr auto block_size =
+    wb::tunable::power_of_two("block_size", 64, 32, 1024, "work-items per work-group (x)");
 
 struct ushort8 {
     uint16_t s[8];
@@ -46,20 +48,21 @@ __device__ inline void store(const problem& p, long long y, long long x_v, ushor
     for (int k = 0; k < 8; ++k) o[k] = sum.s[k] >= p.threshold ? sum.s[k] : 0;
 }
 
-template <class K> void launch(wb_args* a, K kernel)
+/// x: groups of 8 output columns, block_size of them per work-group; y: output rows. A failed
+/// launch names the plugin's line.
+inline void launch(const wb::kernel<problem>& k, wb::launch_site at)
 {
-    const long long width = wb::param(a, "width"), height = wb::param(a, "height"), d = wb::param(a, "dist");
+    const wb_args* a = at.args;
+    const int64_t width = wb::vgpr::width(a), height = wb::vgpr::height(a), d = wb::vgpr::dist(a);
     const problem p{reinterpret_cast<const uint16_t*>(wb::in<uint32_t>(a, 0)),
                     reinterpret_cast<uint16_t*>(wb::out<uint32_t>(a, 0)),
                     int(width),
                     int((width - d) / 8 * 8),
                     int(height - d),
                     int(d),
-                    uint16_t(wb::param(a, "threshold"))};
-    const long long block = wb::param(a, "block_size"), groups = p.out_width / 8;
-    hipLaunchKernelGGL(kernel, dim3(unsigned(wb::ceil_div(groups, block)), unsigned(p.out_height)),
-                       dim3(unsigned(block)), 0, wb::stream(a), p);
-    HIP_CHECK(hipGetLastError());
+                    uint16_t(wb::vgpr::threshold(a))};
+    const int64_t groups = p.out_width / 8;
+    k.launch(at, dim3(unsigned(wb::ceil_div(groups, k.block(a))), unsigned(p.out_height)), p);
 }
 
 } // namespace vgpr

@@ -7,7 +7,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "cpu_run.h"
-#include "wavebench/branch.h"
+#include "wavebench/families/branch.h"
 
 namespace {
 

@@ -1,6 +1,7 @@
 // Pieces the reduce plugins share, so each plugin file shows only what makes its variant.
 #pragma once
 
+#include "wavebench/families/reduce.h"
 #include "wavebench/plugin.h"
 
 #include <cstdint>
@@ -86,30 +87,16 @@ inline void release_partials(wb_args* a)
     a->state = nullptr;
 }
 
-inline hipDeviceProp_t device_properties()
-{
-    int dev = 0;
-    hipDeviceProp_t p;
-    HIP_CHECK(hipGetDevice(&dev));
-    HIP_CHECK(hipGetDeviceProperties(&p, dev));
-    return p;
-}
-
 /// Work-items that fill the device: every multiprocessor at its thread limit.
 inline int64_t device_threads()
 {
-    const hipDeviceProp_t p = device_properties();
-    return int64_t(p.multiProcessorCount) * p.maxThreadsPerMultiProcessor;
+    return int64_t(wb::device().multiProcessorCount) * wb::device().maxThreadsPerMultiProcessor;
 }
 
-/// Work-groups of `kernel` at `block` work-items that the whole device holds at once.
-template <class F> int64_t resident_groups(F* kernel, int block, size_t lds = 0)
-{
-    int per_mp = 0;
-    HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_mp, kernel, block, lds));
-    return int64_t(device_properties().multiProcessorCount) * (per_mp > 0 ? per_mp : 1);
-}
+using wb::reduce::n;
 
-inline const wb_tunable block_size = wb::tunable_pow2("block_size", 256, 32, 1024, "work-items per work-group");
+inline constexpr auto block_size = wb::tunable::power_of_two("block_size", 256, 32, 1024, "work-items per work-group");
+/// The blocked variants' elements per work-item.
+inline constexpr auto items = wb::tunable::range("items", 16, 1, 4096, "elements per work-item");
 
 } // namespace reduce

@@ -5,12 +5,19 @@
 // give the same bits.
 #pragma once
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <string_view>
 
 #include "wavebench/host_device.h"
+#include "wavebench/params.h"
 
 namespace wb::branch {
+
+// The parameters (core/families/branch.cpp gives their ranges and meaning).
+inline constexpr int_param n{"n"};
+inline constexpr text_param kernel{"kernel"}, distribution{"distribution"};
 
 // ---- call: one long function called with two arguments swapped -------------------------------
 /// "enough arithmetic to dominate": two dependent chains of 64 multiply-adds; e and f in [0.5, 0.9].
@@ -93,5 +100,41 @@ WB_HOST_DEVICE inline float edge(uint32_t k, float p0, float p1, float p2)
 /// (host code: the reference).
 constexpr uint32_t subd_function[16] = {1, 2, 2, 1, 2, 0, 0, 2, 2, 0, 0, 2, 1, 2, 2, 1};
 constexpr uint32_t subd_argument[16] = {0, 0, 1, 1, 4, 0, 1, 6, 5, 3, 2, 7, 3, 2, 3, 2};
+
+// ---- the problem as a whole ------------------------------------------------------------------------
+enum class problem { call, mode, slot, subd };
+
+/// The `kernel` parameter's problem; false for a name that is none of them.
+inline bool problem_of(std::string_view name, problem& out)
+{
+    if (name == "call") out = problem::call;
+    else if (name == "mode") out = problem::mode;
+    else if (name == "slot") out = problem::slot;
+    else if (name == "subd") out = problem::subd;
+    else return false;
+    return true;
+}
+
+/// Input words per element: four for call (a, b, e, f) and subd (the case and a patch of three),
+/// one for mode and slot.
+constexpr uint64_t words_per_element(problem k) { return k == problem::call || k == problem::subd ? 4 : 1; }
+
+/// Element e's output (its input words from e[0]) by the seed's original form of each kernel
+/// (host code: the reference).
+inline uint32_t expected(problem k, const uint32_t* e)
+{
+    auto f = [](uint32_t u) { return std::bit_cast<float>(u); };
+    if (k == problem::call) {
+        const float a = f(e[0]), b = f(e[1]), x = f(e[2]), y = f(e[3] & ~1u);
+        return std::bit_cast<uint32_t>((e[3] & 1) ? long_function(a, b, y, x) : long_function(a, b, x, y));
+    }
+    if (k == problem::mode) return uint32_t(mode_chain(e[0]));
+    if (k == problem::slot) return slot_chain(f(e[0]));
+    const uint32_t i = e[0] & 15, fn = subd_function[i], arg = subd_argument[i];
+    const float v = fn == 0 ? interior(arg, f(e[1]), f(e[2]), f(e[3]))
+                    : fn == 1 ? corner(arg, f(e[1]), f(e[2]), f(e[3]))
+                              : edge(arg, f(e[1]), f(e[2]), f(e[3]));
+    return std::bit_cast<uint32_t>(v);
+}
 
 } // namespace wb::branch

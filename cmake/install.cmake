@@ -1,0 +1,71 @@
+# `cmake --install build --prefix P`: the wavebench command with its platform libraries and
+# plugins, and the SDK for plugins built elsewhere (find_package(wavebench) and
+# wavebench_add_plugin, examples/out-of-tree). The installed layout:
+#
+#   P/bin/wavebench
+#   P/lib/wavebench/lib/          libwavebench_platform_<platform>.so, libwavebench_hip_cpu.so (the cpu
+#                                 HIP runtime), libwavebench_amd_inspect.so (where built), bundled/
+#   P/lib/wavebench/plugins/<platform>/<family>_<variant>.so
+#   P/include/wavebench/          plugin.h, params.h, families/<family>.h, ... (core/include/wavebench)
+#   P/include/wavebench/platforms/cpu/include/hip/hip_runtime.h     (and nvidia/, where built), with
+#   P/include/wavebench/platforms/hip_subset.h                      the layout their includes expect
+#   P/lib/cmake/wavebench/        wavebenchConfig.cmake, wavebenchConfigVersion.cmake, wavebench_plugin.cmake
+#   P/share/wavebench/suites/, P/share/wavebench/examples/out-of-tree/
+#
+# P/lib/wavebench is laid out as the build folder is (lib/, lib/bundled/, plugins/<platform>/): the
+# build's $ORIGIN RPATHs hold there unchanged, and the harness finds its platform libraries and
+# plugins from its own location in either (harness/platform.cpp, platform::build_dir). Nothing
+# installed names a folder of the build machine: P can be moved.
+include(CMakePackageConfigHelpers)
+
+set(root ${WAVEBENCH_INSTALL_ROOT})
+install(TARGETS wavebench RUNTIME DESTINATION bin)
+install(TARGETS wavebench_hip_cpu LIBRARY DESTINATION ${root}/lib)
+foreach(platform IN LISTS WAVEBENCH_PLATFORMS)
+  if(platform STREQUAL "amd")
+    install(PROGRAMS ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/libwavebench_platform_amd.so DESTINATION ${root}/lib)
+  else()
+    install(TARGETS wavebench_platform_${platform} LIBRARY DESTINATION ${root}/lib)
+  endif()
+endforeach()
+if(TARGET wavebench_amd_inspect)
+  install(TARGETS wavebench_amd_inspect LIBRARY DESTINATION ${root}/lib)
+endif()
+install(DIRECTORY ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/bundled/ DESTINATION ${root}/lib/bundled USE_SOURCE_PERMISSIONS)
+# The in-tree plugins: plugins/CMakeLists.txt (wavebench_add_plugin ... INSTALL_DESTINATION).
+
+# ---- the SDK: headers ---------------------------------------------------------------------------
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/core/include/wavebench DESTINATION include FILES_MATCHING PATTERN "*.h")
+# Each platform's hip/hip_runtime.h includes "../../../hip_subset.h": keep that layout.
+install(FILES ${PROJECT_SOURCE_DIR}/core/platforms/hip_subset.h DESTINATION include/wavebench/platforms)
+foreach(platform IN ITEMS cpu nvidia)
+  if(platform IN_LIST WAVEBENCH_PLATFORMS)
+    install(FILES ${PROJECT_SOURCE_DIR}/core/platforms/${platform}/include/hip/hip_runtime.h
+            DESTINATION include/wavebench/platforms/${platform}/include/hip)
+    install(FILES ${PROJECT_SOURCE_DIR}/core/platforms/${platform}/README.md
+            DESTINATION include/wavebench/platforms/${platform})
+  endif()
+endforeach()
+
+# ---- the SDK: the CMake package -----------------------------------------------------------------
+set(WAVEBENCH_INSTALL_CMAKEDIR lib/cmake/wavebench)
+set(WAVEBENCH_INSTALL_BINDIR bin)
+set(WAVEBENCH_INSTALL_INCLUDEDIR include)
+set(WAVEBENCH_INSTALL_LIBDIR ${root}/lib)
+set(WAVEBENCH_INSTALL_PLUGINDIR ${root}/plugins)
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/wavebenchConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/package/wavebenchConfig.cmake
+  INSTALL_DESTINATION ${WAVEBENCH_INSTALL_CMAKEDIR}
+  PATH_VARS WAVEBENCH_INSTALL_BINDIR WAVEBENCH_INSTALL_INCLUDEDIR WAVEBENCH_INSTALL_LIBDIR WAVEBENCH_INSTALL_PLUGINDIR)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/package/wavebenchConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/package/wavebenchConfig.cmake
+              ${PROJECT_BINARY_DIR}/package/wavebenchConfigVersion.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/wavebench_plugin.cmake
+        DESTINATION ${WAVEBENCH_INSTALL_CMAKEDIR})
+
+# ---- suites and the out-of-tree example -----------------------------------------------------------
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/suites/ DESTINATION share/wavebench/suites FILES_MATCHING PATTERN "*.toml")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/out-of-tree/ DESTINATION share/wavebench/examples/out-of-tree
+        FILES_MATCHING PATTERN "*.hip" PATTERN "*.h" PATTERN "CMakeLists.txt" PATTERN "*.toml" PATTERN "README.md"
+        PATTERN "build*" EXCLUDE PATTERN "CMakeFiles" EXCLUDE)

@@ -1,0 +1,55 @@
+// What every command starts from: the platform it asks for (or the best one with a device), that
+// platform's plugins, and the line that names the device (commands.h).
+#include "harness/commands.h"
+
+#include <iostream>
+
+namespace wb {
+
+std::shared_ptr<platform> open_platform(const platform_options& o)
+{
+    if (o.name != auto_platform) {
+        auto p = platform::load(o.name);
+        p->init(o.device, o.warp_size);
+        return p;
+    }
+    std::string why;
+    bool only_devices_missing = true;
+    for (const platform_kind kind : platform::built()) {
+        const std::string name = to_string(kind);
+        try {
+            auto p = platform::load(kind);
+            p->init(o.device, p->kind() == platform_kind::cpu ? o.warp_size : 0);
+            return p;
+        } catch (const no_device& e) {
+            why += "\n  " + name + ": " + e.what();
+        } catch (const platform_unavailable& e) {
+            why += "\n  " + name + ": " + e.what();
+            only_devices_missing = false;
+        }
+    }
+    if (only_devices_missing && !why.empty()) throw no_device("no platform has the device asked for:" + why);
+    throw platform_unavailable("no platform could be started:" + why);
+}
+
+plugin_registry load_plugins(platform_kind kind, const std::vector<std::string>& dirs)
+{
+    plugin_registry reg(kind);
+    for (const auto& d : plugin_directories(to_string(kind), dirs)) reg.add_directory(d);
+    return reg;
+}
+
+void warn_rejections(const plugin_registry& reg)
+{
+    for (const auto& r : reg.rejections()) std::cerr << "warning: plugin " << r.path.string() << " " << r.reason << "\n";
+}
+
+std::string device_line(const platform& p)
+{
+    const auto& d = p.device();
+    const char* units = p.kind() == platform_kind::cpu ? " workers" : " multiprocessors";
+    return p.name() + ": " + d.name + " (" + d.arch + ", " + std::to_string(d.multiprocessors) + units + ", warp " +
+           std::to_string(d.warp_size) + ")";
+}
+
+} // namespace wb

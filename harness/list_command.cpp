@@ -1,0 +1,103 @@
+// `wavebench list`: the plugins of a platform with their tunables, and every plugin file that
+// could not be used with the reason; as a table or JSON.
+#include "harness/commands.h"
+#include "harness/report.h"
+
+#include <array>
+#include <iostream>
+
+namespace wb {
+
+namespace {
+
+nlohmann::json plugin_json(const plugin& pl)
+{
+    const wb_plugin& d = *pl.desc;
+    nlohmann::json kernels = nlohmann::json::array(), tunables = nlohmann::json::array();
+    for (uint32_t i = 0; i < d.n_kernels; ++i) kernels.push_back(d.kernels[i].name);
+    for (uint32_t i = 0; i < d.n_tunables; ++i) {
+        const wb_tunable& t = d.tunables[i];
+        tunables.push_back({{"name", t.name},
+                            {"default", t.default_value},
+                            {"allowed", describe_allowed(t)},
+                            {"help", t.help ? t.help : ""}});
+    }
+    return {{"family", d.family},
+            {"variant", d.variant},
+            {"summary", d.summary ? d.summary : ""},
+            {"seed", d.seed ? d.seed : ""},
+            {"platform", d.platform},
+            {"path", pl.path.string()},
+            {"baseline", pl.fam->baseline == d.variant},
+            {"kernels", kernels},
+            {"tunables", tunables}};
+}
+
+/// Variant, tunables with their defaults, summary; then the files not loaded.
+void print_table(const plugin_registry& reg)
+{
+    std::vector<std::array<std::string, 3>> rows{{"variant", "tunables (defaults)", "summary"}};
+    for (const auto& pl : reg.plugins()) {
+        const wb_plugin& d = *pl.desc;
+        std::string tunables;
+        for (uint32_t i = 0; i < d.n_tunables; ++i) {
+            const wb_tunable& t = d.tunables[i];
+            tunables.append(i ? " " : "").append(t.name).append("=").append(std::to_string(t.default_value));
+        }
+        rows.push_back({pl.name() + (pl.fam->baseline == d.variant ? " *" : ""), tunables, d.summary ? d.summary : ""});
+    }
+    size_t w0 = 0, w1 = 0;
+    for (const auto& r : rows) {
+        w0 = std::max(w0, r[0].size());
+        w1 = std::max(w1, r[1].size());
+    }
+    for (const auto& r : rows)
+        std::cout << r[0] << std::string(w0 + 2 - r[0].size(), ' ') << r[1] << std::string(w1 + 2 - r[1].size(), ' ')
+                  << r[2] << "\n";
+    if (!reg.plugins().empty())
+        std::cout << "\n* the family's baseline. --json shows each tunable's allowed values, the seed sections, "
+                     "kernels and files.\n";
+    if (reg.plugins().empty()) std::cout << "no plugins loaded\n";
+    if (!reg.rejections().empty()) {
+        std::cout << "\nnot loaded:\n";
+        for (const auto& r : reg.rejections()) std::cout << "  " << r.path.string() << " " << r.reason << "\n";
+    }
+}
+
+} // namespace
+
+int list_command(const platform_options& o, bool json)
+{
+    std::shared_ptr<platform> p;
+    std::string device_problem;
+    platform_kind kind = platform_kind::cpu; // with auto and no platform started: the cpu plugins
+    try {
+        p = open_platform(o);
+        kind = p->kind();
+    } catch (const platform_unavailable& e) {
+        device_problem = e.what();
+        if (o.name != auto_platform) {
+            const auto asked = parse_platform(o.name);
+            if (!asked) throw; // an unknown platform has no plugins to list
+            kind = *asked;
+        }
+    }
+    const plugin_registry reg = load_plugins(kind, o.plugin_dirs);
+    if (json) {
+        nlohmann::json plugins = nlohmann::json::array();
+        for (const auto& pl : reg.plugins()) plugins.push_back(plugin_json(pl));
+        nlohmann::json doc{{"platform", to_string(kind)},
+                           {"device", p ? device_json(p->device()) : nlohmann::json()},
+                           {"device_problem", device_problem.empty() ? nlohmann::json() : nlohmann::json(device_problem)},
+                           {"plugins", plugins},
+                           {"rejected", rejections_json(reg.rejections())}};
+        std::cout << doc.dump(2) << "\n";
+        return exit_ok;
+    }
+    const std::string no_device = std::string(to_string(kind)) + ": no device (" + device_problem + ")";
+    std::cout << "platform " << (p ? device_line(*p) : no_device) << "\n\n";
+    print_table(reg);
+    return exit_ok;
+}
+
+} // namespace wb

@@ -1,0 +1,20 @@
+// Measuring one configuration: the plugin prepared, warm-up and repetitions timed with device
+// events, every run from a poisoned output, the first runs and every verify_every-th compared
+// with the reference, the inputs checked afterwards; the result's metric and model figure.
+#pragma once
+
+#include "harness/inputs.h"
+#include "harness/kernels.h"
+#include "harness/plan.h"
+#include "harness/result.h"
+#include "harness/settings.h"
+
+namespace wb {
+
+/// Measures `c` on `pf` with the group's inputs `g`; `kernels` describes its kernels. What goes
+/// wrong is the result's status and message. The fraction of the ceiling and the speedups are
+/// the runner's (they need other results).
+result measure(const std::shared_ptr<platform>& pf, const kernel_inspector& kernels, const config& c,
+               group_inputs& g, const run_settings& settings);
+
+} // namespace wb

@@ -1,0 +1,133 @@
+// Planning: a suite expanded into configurations against the loaded plugins (plan.h).
+#include "harness/plan.h"
+
+#include <algorithm>
+#include <fnmatch.h>
+#include <set>
+
+namespace wb {
+
+std::string params_text(const param_map& family_params, const param_map& tunables)
+{
+    std::string s;
+    for (const auto* m : {&family_params, &tunables})
+        for (const auto& [k, v] : *m) s += (s.empty() ? "" : " ") + k + "=" + to_string(v);
+    return s;
+}
+
+namespace {
+
+/// Calls f(values) for every combination of the axes' values (the cartesian product).
+template <class F> void for_each_combination(const std::vector<const axis*>& axes, F&& f)
+{
+    std::vector<size_t> idx(axes.size(), 0);
+    for (;;) {
+        param_map m;
+        for (size_t i = 0; i < axes.size(); ++i) m[axes[i]->name] = axes[i]->values[idx[i]].v;
+        f(m);
+        size_t k = 0;
+        for (; k < axes.size(); ++k) {
+            if (++idx[k] < axes[k]->values.size()) break;
+            idx[k] = 0;
+        }
+        if (k == axes.size()) return;
+    }
+}
+
+std::string names(const std::vector<const plugin*>& ps)
+{
+    std::string s;
+    for (const auto* p : ps) s += (s.empty() ? "" : ", ") + std::string(p->variant());
+    return s.empty() ? "none" : s;
+}
+
+} // namespace
+
+std::vector<config> plan_suite(const suite& s, const plugin_registry& plugins, const std::string& filter)
+{
+    std::vector<config> out;
+    size_t group = 0;
+    for (size_t bi = 0; bi < s.benchmarks.size(); ++bi) {
+        const benchmark_spec& b = s.benchmarks[bi];
+        const family& fam = *b.fam;
+
+        // The variants: every glob must match a loaded plugin.
+        std::vector<const plugin*> chosen;
+        for (size_t i = 0; i < b.variants.size(); ++i) {
+            auto m = plugins.match(fam.name, b.variants[i]);
+            if (m.empty())
+                throw suite_error(b.variant_pos[i], std::string("no ") + to_string(plugins.platform()) +
+                                                        " plugin of family " + fam.name + " matches '" + b.variants[i] +
+                                                        "' (loaded: " + names(plugins.of_family(fam.name)) + ")");
+            for (const auto* p : m)
+                if (std::find(chosen.begin(), chosen.end(), p) == chosen.end()) chosen.push_back(p);
+        }
+        // The baseline and the library first, so that every later result can show its speedups at once.
+        auto rank = [&](const plugin* p) { return p->variant() == fam.baseline ? 0 : p->variant() == fam.library ? 1 : 2; };
+        std::stable_sort(chosen.begin(), chosen.end(), [&](const plugin* x, const plugin* y) { return rank(x) < rank(y); });
+
+        // Tunable axes: each must be a tunable of a chosen variant, and each value allowed by one.
+        for (const axis& a : b.tunable_axes) {
+            std::vector<const plugin*> having;
+            for (const auto* p : chosen)
+                if (p->tunable(a.name)) having.push_back(p);
+            if (having.empty()) {
+                std::set<std::string> known;
+                for (const auto* p : chosen)
+                    for (uint32_t i = 0; i < p->desc->n_tunables; ++i) known.insert(p->desc->tunables[i].name);
+                std::string list;
+                for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+                std::string params;
+                for (const auto& p : fam.params) params += (params.empty() ? "" : ", ") + p.name;
+                throw suite_error(a.pos, "'" + a.name + "' is neither a parameter of family " + fam.name + " (" + params +
+                                             ") nor a tunable of the selected variants (" +
+                                             (list.empty() ? "none" : list) + ")");
+            }
+            for (const axis_value& v : a.values) {
+                const int64_t* i = std::get_if<int64_t>(&v.v);
+                if (!i) throw suite_error(v.pos, "tunable '" + a.name + "' takes integers");
+                std::string why;
+                bool anyone = false;
+                for (const auto* p : having) {
+                    const std::string w = check_tunable(*p->tunable(a.name), *i);
+                    anyone |= w.empty();
+                    if (!w.empty()) why += "; " + p->name() + ": " + w;
+                }
+                if (!anyone)
+                    throw suite_error(v.pos, a.name + " = " + std::to_string(*i) + " is allowed by no selected variant" + why);
+            }
+        }
+
+        std::vector<const axis*> fam_axes;
+        for (const auto& a : b.family_axes) fam_axes.push_back(&a);
+        for_each_combination(fam_axes, [&](const param_map& fp) {
+            if (std::string why = fam.check(fp); !why.empty())
+                throw suite_error(b.pos, "impossible parameters (" + params_text(fp, {}) + "): " + why);
+            for (const plugin* p : chosen) {
+                std::vector<const axis*> tun_axes;
+                for (const auto& a : b.tunable_axes)
+                    if (p->tunable(a.name)) tun_axes.push_back(&a);
+                for_each_combination(tun_axes, [&](const param_map& given) {
+                    config c{bi, group, p, fp, {}, ""};
+                    for (uint32_t i = 0; i < p->desc->n_tunables; ++i) {
+                        const wb_tunable& t = p->desc->tunables[i];
+                        auto it = given.find(t.name);
+                        const int64_t v = it != given.end() ? std::get<int64_t>(it->second) : t.default_value;
+                        c.tunables[t.name] = v;
+                        if (std::string w = check_tunable(t, v); !w.empty() && c.skip.empty())
+                            c.skip = std::string(t.name) + " = " + std::to_string(v) + " is not allowed: " + w;
+                    }
+                    out.push_back(std::move(c));
+                });
+            }
+            ++group;
+        });
+    }
+    if (!filter.empty()) {
+        std::erase_if(out, [&](const config& c) { return fnmatch(filter.c_str(), c.plug->name().c_str(), 0) != 0; });
+        if (out.empty()) throw std::runtime_error("--filter '" + filter + "' matches no configuration of the suite");
+    }
+    return out;
+}
+
+} // namespace wb

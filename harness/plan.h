@@ -1,0 +1,32 @@
+// Planning: a suite expanded, against the loaded plugins, into configurations (a plugin with
+// every parameter resolved). Variant globs, tunables and values that fit no selected plugin are
+// errors naming the file, line and column.
+#pragma once
+
+#include "harness/plugins.h"
+#include "harness/suite.h"
+
+#include <string>
+#include <vector>
+
+namespace wb {
+
+/// One configuration: a plugin with all its parameters resolved.
+struct config {
+    size_t benchmark = 0;   // index in the suite
+    size_t group = 0;       // configurations sharing family parameters share inputs
+    const plugin* plug = nullptr;
+    param_map family_params;
+    param_map tunables;     // every tunable of the plugin (suite values or defaults)
+    std::string skip;       // why it will not run (a value the plugin does not allow), or ""
+};
+
+/// Expands the suite into configurations, the family's baseline and library first at each problem.
+/// Throws suite_error for names or values that do not fit the plugins, and std::runtime_error
+/// when `filter` (a glob over "family/variant") matches nothing.
+std::vector<config> plan_suite(const suite& s, const plugin_registry& plugins, const std::string& filter = "");
+
+/// "n=1048576 block_size=256": family parameters, then tunables.
+std::string params_text(const param_map& family_params, const param_map& tunables);
+
+} // namespace wb

@@ -1,0 +1,31 @@
+// `wavebench probe`: the machine's ceilings measured, cached for `run`, printed, and with --out
+// written to a JSON file.
+#include "harness/commands.h"
+#include "harness/probe.h"
+#include "harness/report.h"
+
+#include <iostream>
+
+namespace wb {
+
+int probe_command(const platform_options& po, const std::string& out, int mib)
+{
+    auto p = open_platform(po);
+    std::cout << "probing " << device_line(*p) << "\n\n";
+    const probe_report r = probe(p, size_t(mib) << 20);
+    save_ceilings(*p, r);
+    for (const auto& line : r.summary) std::cout << "  " << line << "\n";
+    std::cout << "\ncached in " << ceiling_cache_path(*p).string() << "\n";
+    if (!out.empty()) {
+        write_json(out, {{"tool_version", tool_version},
+                         {"measured", utc_now()},
+                         {"platform", p->name()},
+                         {"device", device_json(p->device())},
+                         {"ceilings", ceilings_json(r.values)},
+                         {"details", r.details}});
+        std::cout << "written to " << out << "\n";
+    }
+    return exit_ok;
+}
+
+} // namespace wb

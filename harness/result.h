@@ -1,0 +1,57 @@
+// What measuring a configuration yields (its status, times, metric, kernels), and the machine's
+// ceilings a result's metric is set against.
+#pragma once
+
+#include "core/family.h"
+#include "core/stats.h"
+#include "harness/kernels.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+/// A measured ceiling of the machine (from `wavebench probe`).
+struct ceiling {
+    double value = 0;
+    std::string unit;
+    std::string what;     // "read-only kernel, 1 GiB"
+    std::string measured; // ISO date
+};
+using ceilings = std::map<std::string, ceiling>;
+
+enum class status { verified, failed, error, skipped };
+
+/// "verified", "failed", "error", "skipped": as the JSON and the console write them.
+constexpr const char* to_string(status s)
+{
+    switch (s) {
+    case status::verified: return "verified";
+    case status::failed: return "failed";
+    case status::error: return "error";
+    case status::skipped: return "skipped";
+    }
+    return "?";
+}
+
+struct result {
+    std::string family, variant;
+    param_map family_params, tunables;
+    status st = status::error;
+    std::string message;     // what failed or why skipped
+    std::string note;        // what the plugin resolved itself
+    std::vector<uint64_t> seeds; // of the datasets the runs alternate between
+    int input_sets = 1;
+    int runs = 0, runs_checked = 0; // runs made (warm-up included), and those compared with the reference
+    summary time_ms, wall_ms;
+    double prepare_ms = 0;
+    double metric_value = 0;
+    std::optional<double> fraction_of_ceiling, speedup_vs_baseline, speedup_vs_library;
+    std::optional<double> model_speedup; // the family's model's prediction of speedup_vs_baseline
+    std::vector<kernel_report> kernels;
+    bool noisy = false;      // relative stddev of the kernel time over 2%
+};
+
+} // namespace wb

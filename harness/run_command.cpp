@@ -1,0 +1,145 @@
+// `wavebench run`: a suite planned on the platform (or only listed, with --dry-run), measured
+// configuration by configuration into the console table and the results JSON, then summed up.
+#include "harness/commands.h"
+#include "harness/probe.h"
+#include "harness/report.h"
+#include "harness/runner.h"
+
+#include <ctime>
+#include <iomanip>
+#include <iostream>
+#include <set>
+
+namespace wb {
+
+namespace {
+
+/// The cached ceilings of the device, or measured now (and cached) when there are none.
+ceilings get_ceilings(const std::shared_ptr<platform>& p, bool reprobe)
+{
+    if (!reprobe)
+        if (auto c = load_ceilings(*p)) return *c;
+    std::cerr << "measuring the ceilings of " << p->device().name << " (once; cached in "
+              << ceiling_cache_path(*p).string() << ", --reprobe measures again)\n";
+    try {
+        probe_report r = probe(p, 0);
+        save_ceilings(*p, r);
+        return r.values;
+    } catch (const std::exception& e) {
+        std::cerr << "warning: no ceilings, so no fraction_of_ceiling: " << e.what() << "\n";
+        return {};
+    }
+}
+
+std::string default_out(const std::string& suite, const std::string& platform)
+{
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    localtime_r(&t, &tm);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    return "wavebench-results/" + suite + "-" + platform + "-" + stamp + ".json";
+}
+
+/// --dry-run: the configurations, one a line, and how many.
+int print_plan(const std::vector<config>& configs, const std::string& suite_file, const platform& p)
+{
+    size_t skips = 0;
+    for (const auto& cfg : configs) {
+        std::cout << cfg.plug->name() << " " << params_text(cfg.family_params, cfg.tunables)
+                  << (cfg.skip.empty() ? "" : "  (skipped: " + cfg.skip + ")") << "\n";
+        skips += !cfg.skip.empty();
+    }
+    std::cout << "\n" << configs.size() << " configurations (" << skips << " to be skipped) in " << suite_file << " on "
+              << p.name() << "; nothing run\n";
+    return exit_ok;
+}
+
+/// The lines above the table: the suite and its settings, the device, the ceilings it uses.
+void print_heading(const run_context& ctx, size_t configs, const std::set<std::string>& used_ceilings,
+                   const platform& p)
+{
+    const run_settings& st = ctx.settings;
+    std::cout << "suite " << ctx.suite_name << " (" << ctx.suite_file << "): " << configs << " configurations, at least "
+              << st.repetitions << " repetitions"
+              << (st.min_time_s > 0 ? " and " + std::to_string(st.min_time_s).substr(0, 4) + " s" : "") << " after "
+              << st.warmup << " warm-up, seed " << st.seed << "\n"
+              << "platform " << device_line(p) << "\n";
+    for (const auto& [k, v] : ctx.machine_ceilings)
+        if (used_ceilings.count(k))
+            std::cout << "ceiling " << k << " " << std::fixed << std::setprecision(2) << v.value << std::defaultfloat << " "
+                      << v.unit << " (" << v.what << ", " << v.measured << ")\n";
+    std::cout << "\n";
+}
+
+/// The counts of each status, where the results are, and what was not verified. Returns the
+/// exit status.
+int print_summary(const std::vector<result>& results, const std::filesystem::path& out)
+{
+    size_t counts[4] = {};
+    for (const auto& res : results) ++counts[int(res.st)];
+    std::cout << "\n"
+              << counts[int(status::verified)] << " verified, " << counts[int(status::failed)] << " failed verification, "
+              << counts[int(status::error)] << " errors, " << counts[int(status::skipped)] << " skipped\n"
+              << "results: " << out.string() << "\n";
+    const bool bad = counts[int(status::failed)] + counts[int(status::error)] > 0;
+    if (bad) {
+        std::cout << "\nnot verified:\n";
+        for (const auto& res : results)
+            if (res.st == status::failed || res.st == status::error)
+                std::cout << "  " << res.family << "/" << res.variant << " "
+                          << params_text(res.family_params, res.tunables) << ": " << res.message << "\n";
+    }
+    return bad ? exit_failures : exit_ok;
+}
+
+} // namespace
+
+int run_command(const platform_options& po, const run_options& o, const std::string& command)
+{
+    const suite s = parse_suite_file(o.suite_file); // suite_error: exit_bad_input
+    auto p = open_platform(po);
+    const plugin_registry reg = load_plugins(p->kind(), po.plugin_dirs);
+    warn_rejections(reg);
+
+    const ceilings c = o.no_ceilings || o.dry_run ? ceilings{} : get_ceilings(p, o.reprobe);
+    runner r(p, reg, c);
+    r.set_amd_static(o.amd_static);
+    const std::vector<config> configs = r.plan(s, o.filter);
+    if (o.dry_run) return print_plan(configs, o.suite_file, *p);
+
+    run_context ctx;
+    ctx.command = command;
+    ctx.platform = p->kind();
+    ctx.device = p->device();
+    ctx.warp_size = p->device().warp_size;
+    ctx.machine_ceilings = c;
+    ctx.suite_name = s.name;
+    ctx.suite_file = o.suite_file;
+    ctx.suite_description = s.description;
+    ctx.settings = with_overrides(s.settings, o.overrides);
+    ctx.rejected = reg.rejections();
+    ctx.started = utc_now();
+    warn_contradictions(ctx.settings, std::cerr);
+    const std::filesystem::path out = o.out.empty() ? default_out(s.name, p->name()) : o.out;
+    write_json(out, results_document(ctx, {}, false)); // fails now, not after an hour of measuring
+
+    std::set<std::string> used; // the ceilings this suite's families report against
+    for (const auto& cfg : configs) used.insert(cfg.plug->fam->metric.ceiling);
+    print_heading(ctx, configs.size(), used, *p);
+
+    console_table table(std::cout, configs);
+    const auto results = r.run(configs, ctx.settings, [&](const result& res, const std::vector<result>& all) {
+        table.row(res);
+        try {
+            write_json(out, results_document(ctx, all, false));
+        } catch (const std::exception& e) { // keep measuring; the final write tries again
+            std::cerr << "warning: " << e.what() << "\n";
+        }
+    });
+    write_json(out, results_document(ctx, results, true));
+    if (o.amd_static) print_amd_static(std::cout, results);
+    return print_summary(results, out);
+}
+
+} // namespace wb
