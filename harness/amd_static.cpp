@@ -130,22 +130,20 @@ amd_kernel_report judge(const amd_kernel_figures& k, int block_size, int64_t dyn
     return r;
 }
 
-std::optional<declared_launch> launch_of(const wb_plugin& d, const std::string& kernel, const param_map& tunables)
+std::optional<declared_launch> launch_of(const plugin& d, const std::string& kernel, const param_map& tunables)
 {
-    for (uint32_t i = 0; i < d.n_kernels; ++i) {
-        const wb_kernel& k = d.kernels[i];
-        if (!k.name || kernel != k.name) continue;
-        if (!k.block_size_param) return declared_launch{k.fixed_block_size, int64_t(k.lds_bytes_per_thread) * k.fixed_block_size,
+    for (const kernel_decl& k : d.kernels) {
+        if (kernel != k.name) continue;
+        if (k.block_size_param.empty()) return declared_launch{k.fixed_block_size, int64_t(k.lds_bytes_per_thread) * k.fixed_block_size,
                                                         "fixed " + std::to_string(k.fixed_block_size)};
         int64_t block = 0;
         std::string from;
         if (auto it = tunables.find(k.block_size_param); it != tunables.end()) {
             block = std::get<int64_t>(it->second);
-            from = std::string(k.block_size_param) + "=" + std::to_string(block);
+            from = k.block_size_param + "=" + std::to_string(block);
         } else {
-            for (uint32_t t = 0; t < d.n_tunables; ++t)
-                if (std::string(d.tunables[t].name) == k.block_size_param) block = d.tunables[t].default_value;
-            from = std::string(k.block_size_param) + "=" + std::to_string(block) + " (default)";
+            if (const tunable_decl* t = d.tunable(k.block_size_param)) block = t->default_value;
+            from = k.block_size_param + "=" + std::to_string(block) + " (default)";
         }
         return declared_launch{int(block), int64_t(k.lds_bytes_per_thread) * block, from};
     }

@@ -56,7 +56,7 @@ struct declared_launch {
     int64_t dynamic_lds;
     std::string from;
 };
-std::optional<declared_launch> launch_of(const wb_plugin& d, const std::string& kernel, const param_map& tunables = {});
+std::optional<declared_launch> launch_of(const plugin& d, const std::string& kernel, const param_map& tunables = {});
 
 nlohmann::json to_json(const amd_kernel_report& r);
 

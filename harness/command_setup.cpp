@@ -32,11 +32,12 @@ std::shared_ptr<platform> open_platform(const platform_options& o)
     throw platform_unavailable("no platform could be started:" + why);
 }
 
-plugin_registry load_plugins(platform_kind kind, const std::vector<std::string>& dirs)
+std::vector<std::filesystem::path> find_plugin_files(plugin_registry& reg, const std::vector<std::string>& dirs)
 {
-    plugin_registry reg(kind);
-    for (const auto& d : plugin_directories(to_string(kind), dirs)) reg.add_directory(d);
-    return reg;
+    std::vector<std::filesystem::path> files;
+    for (const auto& d : plugin_directories(to_string(reg.platform()), dirs))
+        for (auto& f : plugin_files(d, reg)) files.push_back(std::move(f));
+    return files;
 }
 
 void warn_rejections(const plugin_registry& reg)

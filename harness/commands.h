@@ -24,6 +24,7 @@ struct platform_options {
     int device = 0;
     int warp_size = 0;                // 0: the platform's own
     std::vector<std::string> plugin_dirs;
+    bool in_process = false;          // load and run plugins in this process (for gdb), not in workers
 };
 
 /// Opens the platform asked for; with auto_platform, the first of platform::built() that starts.
@@ -31,8 +32,9 @@ struct platform_options {
 /// platform_unavailable when it cannot be started otherwise.
 std::shared_ptr<platform> open_platform(const platform_options& o);
 
-/// The plugins of `kind` from the plugin directories (plugin_directories) and `dirs`.
-plugin_registry load_plugins(platform_kind kind, const std::vector<std::string>& dirs);
+/// The plugin files of reg.platform() in the plugin directories (plugin_directories) and `dirs`;
+/// a directory that is none is a rejection in `reg`.
+std::vector<std::filesystem::path> find_plugin_files(plugin_registry& reg, const std::vector<std::string>& dirs);
 
 /// One warning on stderr per plugin file that could not be used.
 void warn_rejections(const plugin_registry& reg);

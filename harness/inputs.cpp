@@ -95,7 +95,44 @@ void group_inputs::setup(uint64_t suite_seed)
         input_sets.push_back(std::move(set));
         upload(s);
     }
-    for (const auto& b : actual) outputs.emplace_back(platform_, std::max<size_t>(b.bytes.size(), 1));
+    for (const auto& b : actual) outputs.emplace_back(platform_, b.bytes.size() + guard_bytes);
+    fill_guards();
+}
+
+namespace {
+constexpr int guard_byte = 0xC3; // neither poison (0xA5, 0x5A) nor zero
+}
+
+void group_inputs::fill_guards()
+{
+    for (size_t i = 0; i < outputs.size(); ++i)
+        platform::check(platform_->api().fill(static_cast<char*>(outputs[i].get()) + actual[i].bytes.size(), guard_byte,
+                                              guard_bytes, nullptr),
+                        "filling the guard after an output");
+    platform::check(platform_->api().stream_sync(nullptr), "filling the guard after an output");
+}
+
+std::string group_inputs::check_guards()
+{
+    std::string overrun;
+    std::vector<unsigned char> guard(guard_bytes);
+    const auto shapes = fam_->outputs(params_);
+    for (size_t i = 0; i < outputs.size() && overrun.empty(); ++i) {
+        platform_->copy_to_host(guard.data(), static_cast<const char*>(outputs[i].get()) + actual[i].bytes.size(),
+                                guard_bytes);
+        size_t first = guard_bytes, last = 0;
+        for (size_t b = 0; b < guard_bytes; ++b)
+            if (guard[b] != guard_byte) {
+                first = std::min(first, b);
+                last = b;
+            }
+        if (first < guard_bytes)
+            overrun = "the plugin wrote past the end of output '" + shapes[i].name + "' (" +
+                      std::to_string(actual[i].bytes.size()) + " bytes): bytes " + std::to_string(first) + " to " +
+                      std::to_string(last) + " after its end changed";
+    }
+    if (!overrun.empty()) fill_guards();
+    return overrun;
 }
 
 void group_inputs::upload(size_t set)

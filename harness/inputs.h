@@ -30,11 +30,19 @@ public:
     /// hit the cache.
     std::vector<dataset> data;
     std::vector<std::vector<device_buffer>> input_sets; // set s holds data[s % data.size()]
-    std::vector<device_buffer> outputs;                 // on the device
+    std::vector<device_buffer> outputs;                 // on the device, each followed by a guard
     std::vector<host_buffer> actual;                    // the outputs copied back to the host
     std::string setup_error;                            // why the group cannot run, or ""
 
     const dataset& of_set(size_t set) const { return data[set % data.size()]; }
+
+    /// Bytes after each output that a plugin must leave alone (an overrun within them is found
+    /// by check_guards, not by the heap or the device's memory protection, or not at all).
+    static constexpr size_t guard_bytes = 16384;
+
+    /// Checks the guard after each output and restores it. Returns where a plugin wrote past the
+    /// end of an output, or "".
+    std::string check_guards();
 
     /// Compares every input copy on the device with its dataset and re-uploads the damaged ones,
     /// so the next configuration gets its inputs intact. Returns what changed, or "".
@@ -43,6 +51,7 @@ public:
 private:
     void setup(uint64_t suite_seed);
     void upload(size_t set);
+    void fill_guards();
 
     std::shared_ptr<platform> platform_;
     const family* fam_;

@@ -4,6 +4,7 @@
 #include "harness/isa_mix.h"
 #include "harness/platform.h"
 #include "harness/report.h"
+#include "harness/worker.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -26,27 +27,44 @@ struct inspected {
     std::vector<amd_kernel_report> kernels;
 };
 
-/// The plugin descriptor for an AMD plugin .so: its own, or (where libamdhip64 cannot be loaded
-/// here) the one of the same plugin built for cpu, which declares the same kernels and tunables.
-/// Only for files in the amd plugin folders: loading a file runs its code, and any other .so is
-/// read as data only.
-std::optional<plugin> descriptor_of(const fs::path& file, const std::vector<fs::path>& plugin_dirs)
+/// The declarations of the AMD plugins among `files`, by path: each file's own, or (where
+/// libamdhip64 cannot be loaded here) those of the same plugin built for cpu, which declares the
+/// same kernels and tunables. Only for files in the amd plugin folders, and loaded in worker
+/// processes (loading runs a file's code); any other .so is read as data only.
+std::map<fs::path, plugin> declarations_of(const std::vector<fs::path>& files, const std::vector<fs::path>& plugin_dirs)
 {
-    std::error_code ec;
-    const fs::path dir = fs::weakly_canonical(file, ec).parent_path();
-    const bool in_plugin_dir = std::any_of(plugin_dirs.begin(), plugin_dirs.end(), [&](const fs::path& d) {
-        std::error_code e2;
-        return fs::weakly_canonical(d, e2) == dir || fs::weakly_canonical(d / amd, e2) == dir;
-    });
-    if (!in_plugin_dir) return std::nullopt;
-    const fs::path cpu_build = platform::build_dir() / "plugins" / to_string(platform_kind::cpu) / file.filename();
-    for (const auto& [kind, path] : {std::pair{platform_kind::amd, file}, std::pair{platform_kind::cpu, cpu_build}}) {
-        if (!fs::exists(path)) continue;
-        plugin_registry reg(kind);
-        reg.add_file(path);
-        if (!reg.plugins().empty()) return reg.plugins().front();
+    std::set<fs::path> dirs;
+    for (const auto& d : plugin_dirs) {
+        std::error_code ec;
+        dirs.insert(fs::weakly_canonical(d, ec));
+        dirs.insert(fs::weakly_canonical(d / amd, ec));
     }
-    return std::nullopt;
+    std::vector<fs::path> plugins;
+    for (const auto& f : files) {
+        std::error_code ec;
+        if (dirs.count(fs::weakly_canonical(f, ec).parent_path()) && fs::exists(f, ec)) plugins.push_back(f);
+    }
+    std::map<fs::path, plugin> out;
+    if (plugins.empty()) return out;
+    platform_options po;
+    po.name = amd;
+    plugin_registry amd_plugins(platform_kind::amd);
+    load_catalog(po, plugins, amd_plugins);
+    for (const auto& p : amd_plugins.plugins()) out[p.path] = p;
+    std::map<fs::path, fs::path> twins; // cpu build -> amd file
+    for (const auto& f : plugins) {
+        const fs::path cpu_build = platform::build_dir() / "plugins" / to_string(platform_kind::cpu) / f.filename();
+        std::error_code ec;
+        if (!out.count(f) && fs::exists(cpu_build, ec)) twins[cpu_build] = f;
+    }
+    if (twins.empty()) return out;
+    po.name = to_string(platform_kind::cpu);
+    std::vector<fs::path> cpu_files;
+    for (const auto& [cpu_build, f] : twins) cpu_files.push_back(cpu_build);
+    plugin_registry cpu_plugins(platform_kind::cpu);
+    load_catalog(po, cpu_files, cpu_plugins);
+    for (const auto& p : cpu_plugins.plugins()) out[twins.at(p.path)] = p;
+    return out;
 }
 
 std::vector<fs::path> files_to_inspect(const inspect_options& o)
@@ -202,7 +220,9 @@ int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& e
     json errors = json::array();
     const auto dirs = plugin_directories(amd, o.plugin_dirs);
     std::set<std::string> targets_seen;
-    for (const fs::path& file : files_to_inspect(o)) {
+    const auto files = files_to_inspect(o);
+    const auto declared = declarations_of(files, dirs);
+    for (const fs::path& file : files) {
         inspected f{file, "", {}};
         std::vector<amd_kernel_figures> figures;
         try {
@@ -212,7 +232,7 @@ int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& e
             errors.push_back({{"file", file.string()}, {"reason", e.what()}});
             continue;
         }
-        const auto desc = descriptor_of(file, dirs);
+        const plugin* desc = declared.count(file) ? &declared.at(file) : nullptr;
         if (desc) f.plugin = desc->name();
         for (const auto& k : figures) {
             targets_seen.insert(k.target);
@@ -220,7 +240,7 @@ int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& e
                     return same_target(t, k.target);
                 }))
                 continue;
-            const auto launch = desc ? launch_of(*desc->desc, k.name) : std::nullopt;
+            const auto launch = desc ? launch_of(*desc, k.name) : std::nullopt;
             if (launch) f.kernels.push_back(judge(k, launch->block_size, launch->dynamic_lds, launch->from));
             else if (o.block_size > 0) f.kernels.push_back(judge(k, o.block_size, 0, "--block-size"));
             else

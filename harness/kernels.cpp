@@ -64,7 +64,7 @@ occupancy describe_occupancy(platform_kind kind, const wb_device_info& d, const 
 
 } // namespace
 
-std::vector<kernel_report> kernel_inspector::kernels_of(const config& c, const wb_args& args) const
+std::vector<kernel_report> kernels_of(const platform& p, const config& c, const wb_args& args)
 {
     std::vector<kernel_report> out;
     const wb_plugin& d = *c.plug->desc;
@@ -83,27 +83,25 @@ std::vector<kernel_report> kernel_inspector::kernels_of(const config& c, const w
         r.dynamic_lds_bytes = int64_t(k.lds_bytes_per_thread) * r.block_size;
         if (d.dynamic_lds)
             if (const int64_t bytes = d.dynamic_lds(&args, i); bytes >= 0) r.dynamic_lds_bytes = bytes;
-        if (!platform_->api().kernel_resources(k.fn, r.block_size, uint64_t(r.dynamic_lds_bytes), &r.resources))
-            r.occ = describe_occupancy(platform_->kind(), platform_->device(), r.resources, r.block_size,
-                                       r.dynamic_lds_bytes);
+        if (!p.api().kernel_resources(k.fn, r.block_size, uint64_t(r.dynamic_lds_bytes), &r.resources))
+            r.occ = describe_occupancy(p.kind(), p.device(), r.resources, r.block_size, r.dynamic_lds_bytes);
         out.push_back(std::move(r));
     }
-    if (amd_static_) attach_amd_static(c, out);
     return out;
 }
 
-void kernel_inspector::attach_amd_static(const config& c, std::vector<kernel_report>& kernels) const
+void amd_static_figures::attach(const config& c, std::vector<kernel_report>& kernels)
 {
     const auto twin = amd_twin(c.plug->path);
     std::string why;
     const std::vector<amd_kernel_figures>* figures = nullptr;
     if (!twin) {
         why = "no amd build of " + c.plug->path.filename().string() + " (the amd platform needs hipcc)";
-    } else if (auto it = amd_files_.find(twin->string()); it != amd_files_.end()) {
+    } else if (auto it = files_.find(twin->string()); it != files_.end()) {
         figures = &it->second;
     } else {
         try {
-            figures = &(amd_files_[twin->string()] = read_amd_kernels(*twin));
+            figures = &(files_[twin->string()] = read_amd_kernels(*twin));
         } catch (const std::exception& e) {
             why = e.what();
         }

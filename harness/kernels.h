@@ -33,22 +33,18 @@ struct kernel_report {
     std::string amd_missing;                           // why there are none
 };
 
-class kernel_inspector {
+/// The kernels of `c` that run at its tunables, as the plugin (loaded here) launches them with
+/// `args`, with their resources and occupancy on `p`.
+std::vector<kernel_report> kernels_of(const platform& p, const config& c, const wb_args& args);
+
+/// With --amd-static: each kernel's AMD figures at its launch, read (as data) from the amd build
+/// of the configuration's plugin, each file once.
+class amd_static_figures {
 public:
-    explicit kernel_inspector(std::shared_ptr<platform> p) : platform_(std::move(p)) {}
-
-    /// Also attach each kernel's AMD static figures (from the plugin's amd build).
-    void set_amd_static(bool on) { amd_static_ = on; }
-
-    /// The kernels of `c` that run at its tunables, as the plugin launches them with `args`.
-    std::vector<kernel_report> kernels_of(const config& c, const wb_args& args) const;
+    void attach(const config& c, std::vector<kernel_report>& kernels);
 
 private:
-    void attach_amd_static(const config& c, std::vector<kernel_report>& kernels) const;
-
-    std::shared_ptr<platform> platform_;
-    bool amd_static_ = false;
-    mutable std::map<std::string, std::vector<amd_kernel_figures>> amd_files_; // read once per file
+    std::map<std::string, std::vector<amd_kernel_figures>> files_;
 };
 
 } // namespace wb

@@ -2,6 +2,7 @@
 // could not be used with the reason; as a table or JSON.
 #include "harness/commands.h"
 #include "harness/report.h"
+#include "harness/worker.h"
 
 #include <array>
 #include <iostream>
@@ -10,25 +11,20 @@ namespace wb {
 
 namespace {
 
-nlohmann::json plugin_json(const plugin& pl)
+nlohmann::json plugin_json(const plugin& pl, platform_kind platform)
 {
-    const wb_plugin& d = *pl.desc;
     nlohmann::json kernels = nlohmann::json::array(), tunables = nlohmann::json::array();
-    for (uint32_t i = 0; i < d.n_kernels; ++i) kernels.push_back(d.kernels[i].name);
-    for (uint32_t i = 0; i < d.n_tunables; ++i) {
-        const wb_tunable& t = d.tunables[i];
-        tunables.push_back({{"name", t.name},
-                            {"default", t.default_value},
-                            {"allowed", describe_allowed(t)},
-                            {"help", t.help ? t.help : ""}});
-    }
-    return {{"family", d.family},
-            {"variant", d.variant},
-            {"summary", d.summary ? d.summary : ""},
-            {"seed", d.seed ? d.seed : ""},
-            {"platform", d.platform},
+    for (const auto& k : pl.kernels) kernels.push_back(k.name);
+    for (const auto& t : pl.tunables)
+        tunables.push_back(
+            {{"name", t.name}, {"default", t.default_value}, {"allowed", describe_allowed(t)}, {"help", t.help}});
+    return {{"family", pl.fam->name},
+            {"variant", pl.variant},
+            {"summary", pl.summary},
+            {"seed", pl.seed},
+            {"platform", to_string(platform)},
             {"path", pl.path.string()},
-            {"baseline", pl.fam->baseline == d.variant},
+            {"baseline", pl.fam->baseline == pl.variant},
             {"kernels", kernels},
             {"tunables", tunables}};
 }
@@ -38,13 +34,10 @@ void print_table(const plugin_registry& reg)
 {
     std::vector<std::array<std::string, 3>> rows{{"variant", "tunables (defaults)", "summary"}};
     for (const auto& pl : reg.plugins()) {
-        const wb_plugin& d = *pl.desc;
         std::string tunables;
-        for (uint32_t i = 0; i < d.n_tunables; ++i) {
-            const wb_tunable& t = d.tunables[i];
-            tunables.append(i ? " " : "").append(t.name).append("=").append(std::to_string(t.default_value));
-        }
-        rows.push_back({pl.name() + (pl.fam->baseline == d.variant ? " *" : ""), tunables, d.summary ? d.summary : ""});
+        for (const auto& t : pl.tunables)
+            tunables.append(tunables.empty() ? "" : " ").append(t.name).append("=").append(std::to_string(t.default_value));
+        rows.push_back({pl.name() + (pl.fam->baseline == pl.variant ? " *" : ""), tunables, pl.summary});
     }
     size_t w0 = 0, w1 = 0;
     for (const auto& r : rows) {
@@ -82,10 +75,14 @@ int list_command(const platform_options& o, bool json)
             kind = *asked;
         }
     }
-    const plugin_registry reg = load_plugins(kind, o.plugin_dirs);
+    plugin_registry reg(kind);
+    const auto files = find_plugin_files(reg, o.plugin_dirs);
+    platform_options po = o;
+    po.name = to_string(kind);
+    load_catalog(po, files, reg);
     if (json) {
         nlohmann::json plugins = nlohmann::json::array();
-        for (const auto& pl : reg.plugins()) plugins.push_back(plugin_json(pl));
+        for (const auto& pl : reg.plugins()) plugins.push_back(plugin_json(pl, kind));
         nlohmann::json doc{{"platform", to_string(kind)},
                            {"device", p ? device_json(p->device()) : nlohmann::json()},
                            {"device_problem", device_problem.empty() ? nlohmann::json() : nlohmann::json(device_problem)},

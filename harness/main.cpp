@@ -7,6 +7,7 @@
 #include "harness/inspect.h"
 #include "harness/report.h"
 #include "harness/suite.h"
+#include "harness/worker.h"
 
 #include <CLI/CLI.hpp>
 
@@ -27,6 +28,9 @@ void add_platform_options(CLI::App* cmd, platform_options& o)
         ->capture_default_str();
     cmd->add_option("--warp-size", o.warp_size, "cpu platform: wavefront width, 32 or 64 (default 64)")
         ->check(CLI::IsMember({32, 64}));
+    cmd->add_flag("--in-process", o.in_process,
+                  "load and run the plugins in this process, for debugging with gdb (by default they run in worker "
+                  "processes, where a crash or a hang costs only its own result)");
 }
 
 CLI::App* add_run(CLI::App& app, platform_options& po, run_options& ro)
@@ -49,6 +53,10 @@ CLI::App* add_run(CLI::App& app, platform_options& po, run_options& ro)
                     "after the first runs (warm-up, each input copy twice), compare every Nth run's output with the "
                     "reference; 1 checks every run (overrides the suite's verify_every, default 10)")
         ->check(CLI::Range(1, 1000000));
+    run->add_option("--timeout", so.timeout_s,
+                    "seconds a configuration may take, set-up included, before its worker is killed and the result "
+                    "is 'timeout' (overrides the suite's timeout_s; default 2 x max_time_s + 60)")
+        ->check(CLI::Range(0.1, 604800.0));
     run->add_flag("--dry-run", ro.dry_run, "list the configurations the suite expands to on this platform, and run nothing");
     run->add_flag("--no-ceilings", ro.no_ceilings, "do not probe or report the fraction of the machine's ceiling");
     run->add_flag("--reprobe", ro.reprobe, "measure the machine's ceilings again instead of using the cached ones");
@@ -123,6 +131,13 @@ int main(int argc, char** argv)
     inspect_options io;
     auto* inspect = add_inspect(app, po, io);
 
+    // What the harness starts to load and run plugins (worker.h); not for users: no help text.
+    auto* worker = app.add_subcommand("worker", "");
+    worker->group("");
+    worker->add_option("--platform", po.name)->required();
+    worker->add_option("--device", po.device);
+    worker->add_option("--warp-size", po.warp_size);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -133,6 +148,7 @@ int main(int argc, char** argv)
     std::string command;
     for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
     try {
+        if (*worker) return worker_command(po);
         if (*list) return list_command(po, json);
         if (*run) return run_command(po, ro, command);
         if (*probe) return probe_command(po, probe_out, probe_mib);

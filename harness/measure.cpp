@@ -2,9 +2,11 @@
 #include "harness/measure.h"
 
 #include "core/compare.h"
+#include "harness/executor.h"
 #include "reference/reference.h"
 
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 
 namespace wb {
@@ -29,6 +31,22 @@ std::string utf8(const char* text)
         }
     }
     return out;
+}
+
+/// An out-of-memory error with the sizes that explain it: the device's memory, and what this
+/// configuration's inputs and outputs take of it.
+std::string with_memory_sizes(std::string message, const platform& pf, const group_inputs& g)
+{
+    if (message.find("OutOfMemory") == std::string::npos && message.find("out of memory") == std::string::npos)
+        return message;
+    size_t bytes = 0;
+    for (const auto& set : g.input_sets)
+        for (const auto& b : set) bytes += b.bytes();
+    for (const auto& b : g.outputs) bytes += b.bytes();
+    char sizes[160];
+    std::snprintf(sizes, sizeof sizes, " (the device has %.2f GiB; the inputs and outputs of this configuration take %.1f MiB of it)",
+                  double(pf.device().total_memory) / double(1 << 30), double(bytes) / double(1 << 20));
+    return message + sizes;
 }
 
 const char* poison_note(int byte) { return byte == 0xA5 ? "0xa5 poison" : "0x5a poison"; }
@@ -82,16 +100,34 @@ struct plugin_args {
 
 } // namespace
 
-result measure(const std::shared_ptr<platform>& pf, const kernel_inspector& kernels, const config& c,
-               group_inputs& g, const run_settings& settings)
+result result_for(const config& c)
+{
+    result r;
+    r.family = c.plug->fam->name;
+    r.variant = c.plug->variant;
+    r.family_params = c.family_params;
+    r.tunables = c.tunables;
+    return r;
+}
+
+result local_executor::measure(const config& c, const run_settings& s)
+{
+    if (group_ != c.group || !inputs_) {
+        enter(stage::inputs);
+        inputs_.reset(); // its device memory first
+        inputs_ = std::make_unique<group_inputs>(platform_, *c.plug->fam, c.family_params, s.seed);
+        group_ = c.group;
+    }
+    result r = wb::measure(platform_, c, *inputs_, s);
+    enter(stage::none);
+    return r;
+}
+
+result measure(const std::shared_ptr<platform>& pf, const config& c, group_inputs& g, const run_settings& settings)
 {
     const family& fam = *c.plug->fam;
     const wb_plugin& d = *c.plug->desc;
-    result r;
-    r.family = fam.name;
-    r.variant = d.variant;
-    r.family_params = c.family_params;
-    r.tunables = c.tunables;
+    result r = result_for(c);
     for (const auto& d : g.data) r.seeds.push_back(d.seed);
     r.input_sets = int(g.input_sets.size());
     if (!c.skip.empty()) {
@@ -101,6 +137,7 @@ result measure(const std::shared_ptr<platform>& pf, const kernel_inspector& kern
     }
     if (!g.setup_error.empty()) {
         r.message = g.setup_error;
+        r.where = stage::inputs;
         return r;
     }
 
@@ -119,6 +156,7 @@ result measure(const std::shared_ptr<platform>& pf, const kernel_inspector& kern
     };
     try {
         prepared = true; // from here on, release: a failed or declined prepare may hold half its state
+        enter(stage::prepare);
         if (d.prepare) {
             const auto t0 = clock::now();
             const int32_t st = d.prepare(args);
@@ -132,7 +170,7 @@ result measure(const std::shared_ptr<platform>& pf, const kernel_inspector& kern
             }
         }
         r.note = utf8(a.note);
-        r.kernels = kernels.kernels_of(c, *args);
+        r.kernels = kernels_of(*pf, c, *args);
 
         if (r.st != status::skipped) r.st = status::verified;
         const auto started = clock::now();
@@ -151,6 +189,7 @@ result measure(const std::shared_ptr<platform>& pf, const kernel_inspector& kern
             const auto& data = g.of_set(set);
             a.use_inputs(set);
             if (d.bind && bound != set) { // the plugin's own layout of these inputs, untimed
+                enter(stage::bind);
                 const auto t0 = clock::now();
                 if (d.bind(args) != WB_OK) throw std::runtime_error("bind failed: " + utf8(message));
                 settle("waiting for the plugin's bind");
@@ -160,6 +199,7 @@ result measure(const std::shared_ptr<platform>& pf, const kernel_inspector& kern
             // Every run starts from a poisoned output (the same conditions for every timed run); the
             // first runs are all compared with the reference, then every verify_every-th.
             const bool check = run < settings.warmup + 2 * int(g.input_sets.size()) || run % settings.verify_every == 0;
+            enter(stage::run);
             for (size_t i = 0; i < a.out.size(); ++i) {
                 platform::check(pf->api().fill(a.out[i], poison, g.actual[i].bytes.size(), stream.get()),
                                 "poisoning the outputs");
@@ -173,7 +213,9 @@ result measure(const std::shared_ptr<platform>& pf, const kernel_inspector& kern
             stream.stop();
             stream.sync();
             if (st != WB_OK) throw std::runtime_error("run failed: " + utf8(message));
+            enter(stage::finish);
             if (d.finish && d.finish(args) != WB_OK) throw std::runtime_error("finish failed: " + utf8(message));
+            enter(stage::verify);
             const double wall = ms_since(t0);
             const double kernel = stream.elapsed_ms();
 
@@ -182,6 +224,12 @@ result measure(const std::shared_ptr<platform>& pf, const kernel_inspector& kern
                 for (size_t i = 0; i < a.out.size(); ++i)
                     pf->copy_to_host(a.host_out[i], a.out[i], g.actual[i].bytes.size());
             r.runs_checked += check;
+            if (check)
+                if (std::string overrun = g.check_guards(); !overrun.empty()) {
+                    r.st = status::failed;
+                    r.message = "run " + std::to_string(run + 1) + ": " + overrun;
+                    break;
+                }
             for (size_t i = 0; check && i < a.out.size(); ++i) {
                 const comparison cmp = compare(data.expected[i], g.actual[i], fam.tolerance);
                 if (!cmp.ok) {
@@ -201,9 +249,12 @@ result measure(const std::shared_ptr<platform>& pf, const kernel_inspector& kern
         }
     } catch (const std::exception& e) {
         r.st = status::error;
-        r.message = e.what();
+        r.message = with_memory_sizes(e.what(), *pf, g);
+        r.where = current_stage();
     }
+    enter(stage::release);
     if (prepared && d.release) d.release(args);
+    enter(stage::verify);
     try { // a plugin that writes into its inputs fails, and does not spoil the next one's run
         if (std::string damage = g.check_intact(); !damage.empty() && r.st != status::error) {
             r.st = status::failed;
@@ -212,7 +263,9 @@ result measure(const std::shared_ptr<platform>& pf, const kernel_inspector& kern
     } catch (const std::exception& e) {
         r.st = status::error;
         r.message = std::string("checking the inputs afterwards failed: ") + e.what();
+        r.where = stage::verify;
     }
+    if (r.st == status::failed) r.where = stage::verify;
 
     r.time_ms = summarize(times);
     r.wall_ms = summarize(walls);

@@ -11,10 +11,12 @@
 
 namespace wb {
 
-/// Measures `c` on `pf` with the group's inputs `g`; `kernels` describes its kernels. What goes
-/// wrong is the result's status and message. The fraction of the ceiling and the speedups are
-/// the runner's (they need other results).
-result measure(const std::shared_ptr<platform>& pf, const kernel_inspector& kernels, const config& c,
-               group_inputs& g, const run_settings& settings);
+/// A result naming `c` (family, variant, parameters), with nothing measured yet.
+result result_for(const config& c);
+
+/// Measures `c` on `pf` with the group's inputs `g`, with the plugin loaded in this process. What
+/// goes wrong is the result's status, message and stage. The fraction of the ceiling and the
+/// speedups are the runner's (they need other results).
+result measure(const std::shared_ptr<platform>& pf, const config& c, group_inputs& g, const run_settings& settings);
 
 } // namespace wb

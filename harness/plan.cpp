@@ -37,7 +37,7 @@ template <class F> void for_each_combination(const std::vector<const axis*>& axe
 std::string names(const std::vector<const plugin*>& ps)
 {
     std::string s;
-    for (const auto* p : ps) s += (s.empty() ? "" : ", ") + std::string(p->variant());
+    for (const auto* p : ps) s += (s.empty() ? "" : ", ") + p->variant;
     return s.empty() ? "none" : s;
 }
 
@@ -63,7 +63,7 @@ std::vector<config> plan_suite(const suite& s, const plugin_registry& plugins, c
                 if (std::find(chosen.begin(), chosen.end(), p) == chosen.end()) chosen.push_back(p);
         }
         // The baseline and the library first, so that every later result can show its speedups at once.
-        auto rank = [&](const plugin* p) { return p->variant() == fam.baseline ? 0 : p->variant() == fam.library ? 1 : 2; };
+        auto rank = [&](const plugin* p) { return p->variant == fam.baseline ? 0 : p->variant == fam.library ? 1 : 2; };
         std::stable_sort(chosen.begin(), chosen.end(), [&](const plugin* x, const plugin* y) { return rank(x) < rank(y); });
 
         // Tunable axes: each must be a tunable of a chosen variant, and each value allowed by one.
@@ -74,7 +74,7 @@ std::vector<config> plan_suite(const suite& s, const plugin_registry& plugins, c
             if (having.empty()) {
                 std::set<std::string> known;
                 for (const auto* p : chosen)
-                    for (uint32_t i = 0; i < p->desc->n_tunables; ++i) known.insert(p->desc->tunables[i].name);
+                    for (const auto& t : p->tunables) known.insert(t.name);
                 std::string list;
                 for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
                 std::string params;
@@ -109,13 +109,12 @@ std::vector<config> plan_suite(const suite& s, const plugin_registry& plugins, c
                     if (p->tunable(a.name)) tun_axes.push_back(&a);
                 for_each_combination(tun_axes, [&](const param_map& given) {
                     config c{bi, group, p, fp, {}, ""};
-                    for (uint32_t i = 0; i < p->desc->n_tunables; ++i) {
-                        const wb_tunable& t = p->desc->tunables[i];
+                    for (const tunable_decl& t : p->tunables) {
                         auto it = given.find(t.name);
                         const int64_t v = it != given.end() ? std::get<int64_t>(it->second) : t.default_value;
                         c.tunables[t.name] = v;
                         if (std::string w = check_tunable(t, v); !w.empty() && c.skip.empty())
-                            c.skip = std::string(t.name) + " = " + std::to_string(v) + " is not allowed: " + w;
+                            c.skip = t.name + " = " + std::to_string(v) + " is not allowed: " + w;
                     }
                     out.push_back(std::move(c));
                 });

@@ -20,18 +20,18 @@ plugin_registry::plugin_registry(std::string_view platform)
     platform_ = *kind;
 }
 
-const wb_tunable* plugin::tunable(std::string_view name) const
+const tunable_decl* plugin::tunable(std::string_view name) const
 {
-    for (uint32_t i = 0; i < desc->n_tunables; ++i)
-        if (name == desc->tunables[i].name) return &desc->tunables[i];
+    for (const auto& t : tunables)
+        if (name == t.name) return &t;
     return nullptr;
 }
 
-std::string describe_allowed(const wb_tunable& t)
+std::string describe_allowed(const tunable_decl& t)
 {
     std::ostringstream s;
-    if (t.n_allowed > 0) {
-        for (uint32_t i = 0; i < t.n_allowed; ++i) s << (i ? ", " : "") << t.allowed[i];
+    if (!t.allowed.empty()) {
+        for (size_t i = 0; i < t.allowed.size(); ++i) s << (i ? ", " : "") << t.allowed[i];
         return s.str();
     }
     s << t.min << ".." << t.max;
@@ -39,31 +39,73 @@ std::string describe_allowed(const wb_tunable& t)
     return s.str();
 }
 
-std::string check_tunable(const wb_tunable& t, int64_t v)
+std::string check_tunable(const tunable_decl& t, int64_t v)
 {
     bool ok;
-    if (t.n_allowed > 0)
-        ok = std::find(t.allowed, t.allowed + t.n_allowed, v) != t.allowed + t.n_allowed;
+    if (!t.allowed.empty())
+        ok = std::find(t.allowed.begin(), t.allowed.end(), v) != t.allowed.end();
     else
         ok = v >= t.min && v <= t.max && (!t.power_of_two || (v > 0 && (v & (v - 1)) == 0));
     return ok ? "" : "must be " + describe_allowed(t);
 }
 
-void plugin_registry::add_directory(const fs::path& dir)
+std::vector<fs::path> plugin_files(const fs::path& dir, plugin_registry& reg)
 {
     std::error_code ec;
-    if (!fs::is_directory(dir, ec)) {
-        reject(dir, "is not a directory");
-        return;
-    }
     std::vector<fs::path> files;
-    for (const fs::path& d : {dir, dir / to_string(platform_)}) {
+    if (!fs::is_directory(dir, ec)) {
+        reg.reject(dir, "is not a directory");
+        return files;
+    }
+    for (const fs::path& d : {dir, dir / to_string(reg.platform())}) {
         if (!fs::is_directory(d, ec)) continue;
         for (const auto& e : fs::directory_iterator(d, ec))
             if (e.is_regular_file(ec) && e.path().extension() == ".so") files.push_back(e.path());
     }
     std::sort(files.begin(), files.end());
-    for (const auto& f : files) add_file(f);
+    return files;
+}
+
+void plugin_registry::add_directory(const fs::path& dir)
+{
+    for (const auto& f : plugin_files(dir, *this)) add_file(f);
+}
+
+namespace {
+
+std::string text(const char* s) { return s ? s : ""; }
+
+/// What the descriptor declares, copied out of the library.
+plugin declared(const wb_plugin& d, const family* fam, const fs::path& file)
+{
+    plugin p;
+    p.fam = fam;
+    p.variant = d.variant;
+    p.summary = text(d.summary);
+    p.seed = text(d.seed);
+    p.path = file;
+    for (uint32_t i = 0; i < d.n_kernels; ++i) {
+        const wb_kernel& k = d.kernels[i];
+        p.kernels.push_back({text(k.name), text(k.block_size_param), k.fixed_block_size, k.lds_bytes_per_thread,
+                             text(k.when_param), k.when_value});
+    }
+    for (uint32_t i = 0; i < d.n_tunables; ++i) {
+        const wb_tunable& t = d.tunables[i];
+        p.tunables.push_back({text(t.name), text(t.help), t.default_value, t.min, t.max, t.power_of_two != 0,
+                              std::vector<int64_t>(t.allowed, t.allowed + (t.allowed ? t.n_allowed : 0))});
+    }
+    return p;
+}
+
+} // namespace
+
+void plugin_registry::add_declared(plugin p)
+{
+    for (const auto& q : plugins_)
+        if (q.fam == p.fam && q.variant == p.variant)
+            return reject(p.path, "is a second " + q.name() + " (already loaded from " + q.path.string() + ")");
+    plugins_.push_back(std::move(p));
+    std::sort(plugins_.begin(), plugins_.end(), [](const plugin& a, const plugin& b) { return a.name() < b.name(); });
 }
 
 void plugin_registry::add_file(const fs::path& file)
@@ -96,18 +138,17 @@ void plugin_registry::add_file(const fs::path& file)
                                 "' (run it with --platform " + d->platform + ")");
     const family* fam = find_family(d->family);
     if (!fam) return reject(file, std::string("implements family '") + d->family + "', which this wavebench does not know");
-    for (const auto& p : plugins_)
-        if (std::string_view(p.desc->family) == d->family && p.variant() == d->variant)
-            return reject(file, "is a second " + p.name() + " (already loaded from " + p.path.string() + ")");
-    plugins_.push_back({std::move(lib), d, fam, file});
-    std::sort(plugins_.begin(), plugins_.end(), [](const plugin& a, const plugin& b) { return a.name() < b.name(); });
+    plugin p = declared(*d, fam, file);
+    p.library = std::move(lib);
+    p.desc = d;
+    add_declared(std::move(p));
 }
 
 std::vector<const plugin*> plugin_registry::match(std::string_view family, const std::string& glob) const
 {
     std::vector<const plugin*> r;
     for (const auto& p : plugins_)
-        if (p.desc->family == family && fnmatch(glob.c_str(), p.desc->variant, 0) == 0) r.push_back(&p);
+        if (p.fam->name == family && fnmatch(glob.c_str(), p.variant.c_str(), 0) == 0) r.push_back(&p);
     return r;
 }
 

@@ -20,15 +20,39 @@
 
 namespace wb {
 
+/// A kernel as its plugin declares it (wb_kernel without the function).
+struct kernel_decl {
+    std::string name;
+    std::string block_size_param; // the tunable that sets its block size, or "" for fixed_block_size
+    int fixed_block_size = 0;
+    int lds_bytes_per_thread = 0;
+    std::string when_param;       // runs only where this tunable is when_value; "" always
+    int64_t when_value = 0;
+};
+
+/// A tunable as its plugin declares it (wb_tunable).
+struct tunable_decl {
+    std::string name, help;
+    int64_t default_value = 0, min = 0, max = 0;
+    bool power_of_two = false;
+    std::vector<int64_t> allowed; // when not empty, the only values allowed
+};
+
+/// A plugin: what it declares, which is all the harness knows of it (a worker process loads it
+/// and sends this back), and, where its code is loaded (in a worker, or with --in-process), the
+/// library and its descriptor.
 struct plugin {
-    std::shared_ptr<boost::dll::shared_library> library; // keeps `desc` and its functions alive
-    const wb_plugin* desc = nullptr;
     const family* fam = nullptr;
+    std::string variant, summary, seed;
+    std::vector<kernel_decl> kernels;
+    std::vector<tunable_decl> tunables;
     std::filesystem::path path;
 
-    std::string name() const { return std::string(desc->family) + "/" + desc->variant; }
-    std::string_view variant() const { return desc->variant; }
-    const wb_tunable* tunable(std::string_view name) const;
+    std::shared_ptr<boost::dll::shared_library> library; // keeps `desc` and its functions alive
+    const wb_plugin* desc = nullptr;                      // null where the code is not loaded
+
+    std::string name() const { return fam->name + "/" + variant; }
+    const tunable_decl* tunable(std::string_view name) const;
 };
 
 struct rejection {
@@ -37,9 +61,9 @@ struct rejection {
 };
 
 /// Checks a tunable value; returns "" when allowed, else why not ("must be a power of two ...").
-std::string check_tunable(const wb_tunable& t, int64_t v);
+std::string check_tunable(const tunable_decl& t, int64_t v);
 /// "32..1024, powers of two" / "1, 2, 4" / "0..67108864".
-std::string describe_allowed(const wb_tunable& t);
+std::string describe_allowed(const tunable_decl& t);
 
 class plugin_registry {
 public:
@@ -49,8 +73,11 @@ public:
 
     /// Loads every *.so in `dir` (and in dir/<platform>/ when that exists), sorted by name.
     void add_directory(const std::filesystem::path& dir);
-    /// Loads one plugin file.
+    /// Loads one plugin file (runs its code: only in a worker, or with --in-process).
     void add_file(const std::filesystem::path& file);
+    /// Adds a plugin another process loaded (its declarations only), or a rejection.
+    void add_declared(plugin p);
+    void reject(const std::filesystem::path& p, std::string why) { rejections_.push_back({p, std::move(why)}); }
 
     const std::vector<plugin>& plugins() const { return plugins_; }
     const std::vector<rejection>& rejections() const { return rejections_; }
@@ -61,11 +88,14 @@ public:
     std::vector<const plugin*> of_family(std::string_view family) const { return match(family, "*"); }
 
 private:
-    void reject(const std::filesystem::path& p, std::string why) { rejections_.push_back({p, std::move(why)}); }
     platform_kind platform_;
     std::vector<plugin> plugins_;
     std::vector<rejection> rejections_;
 };
+
+/// The plugin files of `dir` (and of dir/<platform>/), sorted; a directory that is not one is
+/// a rejection in `reg`.
+std::vector<std::filesystem::path> plugin_files(const std::filesystem::path& dir, plugin_registry& reg);
 
 /// The directories plugins are searched in: the build's plugins/<platform>, then each --plugins
 /// DIR, then each entry of WAVEBENCH_PLUGIN_PATH (colon-separated).

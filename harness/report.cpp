@@ -77,7 +77,8 @@ nlohmann::json result_json(const result& r, const std::string& unit, const std::
             {"params", params},
             {"status", to_string(r.st)},
             {"verified", r.st == status::verified},
-            {"error", r.st == status::failed || r.st == status::error ? nlohmann::json(r.message) : nlohmann::json()},
+            {"error", r.st != status::verified && r.st != status::skipped ? nlohmann::json(r.message) : nlohmann::json()},
+            {"stage", r.where != stage::none ? nlohmann::json(to_string(r.where)) : nlohmann::json()},
             {"skip_reason", r.st == status::skipped ? nlohmann::json(r.message) : nlohmann::json()},
             {"note", r.note.empty() ? nlohmann::json() : nlohmann::json(r.note)},
             {"seeds", r.seeds},
@@ -139,10 +140,12 @@ nlohmann::json results_document(const run_context& ctx, const std::vector<result
         const family* f = find_family(r.family);
         rows.push_back(result_json(r, f ? f->metric.unit : "", f ? f->metric.name : ""));
     }
-    return {{"schema_version", 1},
+    return {{"schema_version", 2},
             {"tool_version", tool_version},
             {"started", ctx.started},
             {"complete", complete},
+            {"stopped_by", ctx.stopped_by.empty() ? nlohmann::json() : nlohmann::json(ctx.stopped_by)},
+            {"isolation", ctx.isolation},
             {"command", ctx.command},
             {"platform", to_string(ctx.platform)},
             {"platform_options", {{"warp_size", ctx.warp_size}}},
@@ -158,7 +161,8 @@ nlohmann::json results_document(const run_context& ctx, const std::vector<result
               {"min_time_s", ctx.settings.min_time_s},
               {"max_samples", ctx.settings.max_samples},
               {"max_time_s", ctx.settings.max_time_s},
-              {"verify_every", ctx.settings.verify_every}}},
+              {"verify_every", ctx.settings.verify_every},
+              {"timeout_s", timeout_of(ctx.settings)}}},
             {"plugins_rejected", rejections_json(ctx.rejected)},
             {"results", rows}};
 }

@@ -26,6 +26,8 @@ struct run_context {
     run_settings settings;
     std::vector<rejection> rejected;
     std::string started;
+    nlohmann::json isolation;  // how the plugins ran (executor::describe)
+    std::string stopped_by;    // the signal that interrupted the run, or ""
 };
 
 nlohmann::json results_document(const run_context& ctx, const std::vector<result>& results, bool complete);

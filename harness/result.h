@@ -5,6 +5,7 @@
 #include "core/family.h"
 #include "core/stats.h"
 #include "harness/kernels.h"
+#include "harness/stage.h"
 
 #include <map>
 #include <optional>
@@ -22,9 +23,14 @@ struct ceiling {
 };
 using ceilings = std::map<std::string, ceiling>;
 
-enum class status { verified, failed, error, skipped };
+/// failed: the output (or the inputs afterwards) differed from the reference; error: the plugin
+/// or the device reported an error; crashed: the worker died (a signal, or an exit); timeout:
+/// the configuration exceeded its limit and the worker was killed.
+enum class status { verified, failed, error, skipped, crashed, timeout };
+inline constexpr int status_count = 6;
 
-/// "verified", "failed", "error", "skipped": as the JSON and the console write them.
+/// "verified", "failed", "error", "skipped", "crashed", "timeout": as the JSON and the console
+/// write them.
 constexpr const char* to_string(status s)
 {
     switch (s) {
@@ -32,6 +38,8 @@ constexpr const char* to_string(status s)
     case status::failed: return "failed";
     case status::error: return "error";
     case status::skipped: return "skipped";
+    case status::crashed: return "crashed";
+    case status::timeout: return "timeout";
     }
     return "?";
 }
@@ -41,6 +49,7 @@ struct result {
     param_map family_params, tunables;
     status st = status::error;
     std::string message;     // what failed or why skipped
+    stage where = stage::none; // where it failed, errored, crashed or timed out
     std::string note;        // what the plugin resolved itself
     std::vector<uint64_t> seeds; // of the datasets the runs alternate between
     int input_sets = 1;

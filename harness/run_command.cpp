@@ -3,7 +3,9 @@
 #include "harness/commands.h"
 #include "harness/probe.h"
 #include "harness/report.h"
+#include "harness/interrupt.h"
 #include "harness/runner.h"
+#include "harness/worker.h"
 
 #include <ctime>
 #include <iomanip>
@@ -74,21 +76,26 @@ void print_heading(const run_context& ctx, size_t configs, const std::set<std::s
 
 /// The counts of each status, where the results are, and what was not verified. Returns the
 /// exit status.
-int print_summary(const std::vector<result>& results, const std::filesystem::path& out)
+int print_summary(const std::vector<result>& results, size_t planned, const std::filesystem::path& out)
 {
-    size_t counts[4] = {};
+    size_t counts[status_count] = {};
     for (const auto& res : results) ++counts[int(res.st)];
+    auto count = [&](status s) { return counts[int(s)]; };
     std::cout << "\n"
-              << counts[int(status::verified)] << " verified, " << counts[int(status::failed)] << " failed verification, "
-              << counts[int(status::error)] << " errors, " << counts[int(status::skipped)] << " skipped\n"
-              << "results: " << out.string() << "\n";
-    const bool bad = counts[int(status::failed)] + counts[int(status::error)] > 0;
+              << count(status::verified) << " verified, " << count(status::failed) << " failed verification, "
+              << count(status::error) << " errors, " << count(status::crashed) << " crashed, " << count(status::timeout)
+              << " timed out, " << count(status::skipped) << " skipped";
+    if (results.size() < planned) std::cout << "; " << planned - results.size() << " not run (interrupted)";
+    std::cout << "\nresults: " << out.string() << "\n";
+    const bool bad = results.size() > count(status::verified) + count(status::skipped);
     if (bad) {
         std::cout << "\nnot verified:\n";
         for (const auto& res : results)
-            if (res.st == status::failed || res.st == status::error)
+            if (res.st != status::verified && res.st != status::skipped)
                 std::cout << "  " << res.family << "/" << res.variant << " "
-                          << params_text(res.family_params, res.tunables) << ": " << res.message << "\n";
+                          << params_text(res.family_params, res.tunables) << ": " << to_string(res.st)
+                          << (res.where != stage::none ? std::string(" in ") + to_string(res.where) : "") << ": "
+                          << res.message << "\n";
     }
     return bad ? exit_failures : exit_ok;
 }
@@ -99,14 +106,24 @@ int run_command(const platform_options& po, const run_options& o, const std::str
 {
     const suite s = parse_suite_file(o.suite_file); // suite_error: exit_bad_input
     auto p = open_platform(po);
-    const plugin_registry reg = load_plugins(p->kind(), po.plugin_dirs);
+    plugin_registry reg(p->kind());
+    const auto files = find_plugin_files(reg, po.plugin_dirs);
+    std::unique_ptr<executor> exec;
+    if (po.in_process) {
+        for (const auto& f : files) reg.add_file(f);
+        exec = std::make_unique<local_executor>(p);
+    } else {
+        platform_options wpo = po;
+        wpo.name = p->name();
+        exec = std::make_unique<worker_executor>(wpo, files, reg);
+    }
     warn_rejections(reg);
 
-    const ceilings c = o.no_ceilings || o.dry_run ? ceilings{} : get_ceilings(p, o.reprobe);
-    runner r(p, reg, c);
-    r.set_amd_static(o.amd_static);
-    const std::vector<config> configs = r.plan(s, o.filter);
+    const std::vector<config> configs = plan_suite(s, reg, o.filter);
     if (o.dry_run) return print_plan(configs, o.suite_file, *p);
+    const ceilings c = o.no_ceilings ? ceilings{} : get_ceilings(p, o.reprobe);
+    runner r(*exec, c);
+    r.set_amd_static(o.amd_static);
 
     run_context ctx;
     ctx.command = command;
@@ -120,6 +137,7 @@ int run_command(const platform_options& po, const run_options& o, const std::str
     ctx.settings = with_overrides(s.settings, o.overrides);
     ctx.rejected = reg.rejections();
     ctx.started = utc_now();
+    ctx.isolation = exec->describe();
     warn_contradictions(ctx.settings, std::cerr);
     const std::filesystem::path out = o.out.empty() ? default_out(s.name, p->name()) : o.out;
     write_json(out, results_document(ctx, {}, false)); // fails now, not after an hour of measuring
@@ -128,18 +146,24 @@ int run_command(const platform_options& po, const run_options& o, const std::str
     for (const auto& cfg : configs) used.insert(cfg.plug->fam->metric.ceiling);
     print_heading(ctx, configs.size(), used, *p);
 
+    install_interrupt_handlers(); // from here on, SIGINT and SIGTERM stop after the current configuration
     console_table table(std::cout, configs);
     const auto results = r.run(configs, ctx.settings, [&](const result& res, const std::vector<result>& all) {
         table.row(res);
+        ctx.isolation = exec->describe();
         try {
             write_json(out, results_document(ctx, all, false));
         } catch (const std::exception& e) { // keep measuring; the final write tries again
             std::cerr << "warning: " << e.what() << "\n";
         }
     });
-    write_json(out, results_document(ctx, results, true));
+    const int sig = interrupted();
+    if (sig) ctx.stopped_by = signal_name(sig);
+    ctx.isolation = exec->describe();
+    write_json(out, results_document(ctx, results, !sig));
     if (o.amd_static) print_amd_static(std::cout, results);
-    return print_summary(results, out);
+    const int status = print_summary(results, configs.size(), out);
+    return sig ? 128 + sig : status;
 }
 
 } // namespace wb

@@ -21,7 +21,14 @@ struct run_settings {
     int max_samples = 100000;
     double max_time_s = 60;
     int verify_every = 10; // after the first checks (warm-up, each input set twice), check every Nth run
+    double timeout_s = 0;  // a configuration's limit, set-up included; 0: default_timeout_s
 };
+
+/// The limit of a configuration when the suite sets none: measuring stops by max_time_s, and
+/// generating the inputs, the reference's outputs and the plugin's set-up get as long again
+/// and a minute more.
+inline double default_timeout_s(const run_settings& s) { return 2 * s.max_time_s + 60; }
+inline double timeout_of(const run_settings& s) { return s.timeout_s > 0 ? s.timeout_s : default_timeout_s(s); }
 
 /// What `run` may override on the command line; unset keeps the suite's value.
 struct settings_overrides {
@@ -29,6 +36,7 @@ struct settings_overrides {
     std::optional<int> warmup;        // --warmup
     std::optional<double> min_time_s; // --min-time
     std::optional<int> verify_every;  // --verify-every
+    std::optional<double> timeout_s;  // --timeout
 };
 
 /// The suite's settings with the command line's overrides applied.

@@ -65,10 +65,11 @@ struct parser {
             else if (key == "max_samples") s.settings.max_samples = int(integer(v, key, 1, 100000000));
             else if (key == "max_time_s") s.settings.max_time_s = real(v, key, 0.001, 86400);
             else if (key == "verify_every") s.settings.verify_every = int(integer(v, key, 1, 1000000));
+            else if (key == "timeout_s") s.settings.timeout_s = real(v, key, 0.1, 86400 * 7);
             else
                 throw suite_error(pos(k), "unknown key '" + key +
                                               "' in [suite] (known: name, description, repetitions, warmup, seed, "
-                                              "min_time_s, max_samples, max_time_s, verify_every)");
+                                              "min_time_s, max_samples, max_time_s, verify_every, timeout_s)");
         }
     }
 

@@ -31,7 +31,7 @@ BOOST_AUTO_TEST_CASE(a_plugin_declares_its_kernels_launch)
     wb::plugin_registry reg("cpu");
     reg.add_file(wb::platform::build_dir() / "plugins" / "cpu" / "reduce_tree.so");
     BOOST_REQUIRE_EQUAL(reg.plugins().size(), 1u);
-    const wb_plugin& d = *reg.plugins()[0].desc;
+    const wb::plugin& d = reg.plugins()[0];
     auto l = wb::launch_of(d, "reduce_tree_groups");
     BOOST_REQUIRE(l);
     BOOST_CHECK_EQUAL(l->block_size, 256);

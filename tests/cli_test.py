@@ -45,7 +45,7 @@ class Cli(unittest.TestCase):
             out = os.path.join(d, "r.json")
             p = wb("run", "suites/quick.toml", "--platform", "cpu", "--out", out, "--repetitions", "2", "--warmup", "1")
             self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-            self.assertIn("42 verified, 0 failed verification, 0 errors, 2 skipped", p.stdout)
+            self.assertIn("42 verified, 0 failed verification, 0 errors, 0 crashed, 0 timed out, 2 skipped", p.stdout)
             doc = load(out)
             fields = schema_fields()
             for k in fields["Top level"]:
@@ -147,7 +147,7 @@ class Cli(unittest.TestCase):
             p = wb("run", s, "--platform", "cpu", "--no-ceilings", "--out", out, "--plugins",
                    os.path.join(BUILD, "tests", "plugins"))
             self.assertEqual(p.returncode, 1)
-            self.assertIn("reduce/test_off_by_one n=100: run 1 (warm-up, 0xa5 poison", p.stdout)
+            self.assertIn("reduce/test_off_by_one n=100: failed in verify: run 1 (warm-up, 0xa5 poison", p.stdout)
             doc = load(out)
             self.assertEqual([r["status"] for r in doc["results"]], ["verified", "failed"])
             self.assertIn("expected", doc["results"][1]["error"])

@@ -19,14 +19,15 @@ struct cpu_run {
     }
     std::vector<wb::result> run(const std::string& text, int repetitions = 2, int verify_every = 10)
     {
-        const wb::runner r(p, reg, {});
-        return r.run(r.plan(wb::parse_suite(text, "test.toml")), {repetitions, 1, 7, 0, 100000, 60, verify_every},
-                     [](const wb::result&, const std::vector<wb::result>&) {});
+        wb::local_executor e(p);
+        wb::runner r(e, {});
+        return r.run(wb::plan_suite(wb::parse_suite(text, "test.toml"), reg),
+                     {repetitions, 1, 7, 0, 100000, 60, verify_every}, [](const wb::result&, const std::vector<wb::result>&) {});
     }
     std::string variants(const std::string& family) const
     {
         std::string names;
-        for (const auto* v : reg.of_family(family)) names += (names.empty() ? "" : ",") + std::string(v->variant());
+        for (const auto* v : reg.of_family(family)) names += (names.empty() ? "" : ",") + v->variant;
         return names;
     }
     std::shared_ptr<wb::platform> p;

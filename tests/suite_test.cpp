@@ -94,6 +94,22 @@ BOOST_AUTO_TEST_CASE(wrong_types_and_impossible_values_are_errors)
     CHECK_ERROR(bench + "variants = [3]\n", "3:13:", "'variants' must be a string");
 }
 
+BOOST_AUTO_TEST_CASE(text_that_tomlplusplus_3_3_cannot_take_is_an_error)
+{
+    CHECK_ERROR("[{\n" + bench, "1:2:", "a table header's name must start with");
+    CHECK_ERROR(bench + "[[[x]]]\n", "3:3:", "a table header's name must start with");
+    CHECK_ERROR(bench + "n = 1\u00a7\n", "3:6:", "a non-ASCII character outside a string or a comment");
+    CHECK_ERROR("[suite]\ndescription = \"\"\"a \\\n\u00e9\"\"\"\n" + bench, "3:1:", "continued by a backslash");
+    CHECK_ERROR("[suite]\ndescription = \"\"\"\\\u00e9\"\"\"\n" + bench, "2:19:", "no escape sequence");
+    // The same characters in strings and comments, after a byte-order mark, are read.
+    const auto s = parse_suite("\xEF\xBB\xBF# caf\u00e9 [{\n[suite]\ndescription = \"\"\"r\u00e9duction \\\n  [{ and\n[+1]\"\"\"\n"
+                               "name = '[{' # \u00e9\n" +
+                                   bench + "n = [\n  1, # [{\n  2]\n",
+                               "s.toml");
+    BOOST_CHECK_EQUAL(s.description, "r\u00e9duction [{ and\n[+1]");
+    BOOST_CHECK_EQUAL(s.name, "[{");
+}
+
 BOOST_AUTO_TEST_CASE(families_must_exist)
 {
     CHECK_ERROR("[[benchmark]]\nfamily = \"sort\"\n", "2:10:", "unknown family 'sort' (known: branch, conv, converge, reduce, vgpr)");
@@ -123,9 +139,8 @@ struct with_plugins {
     }
     std::string plan_error(const std::string& text, const std::string& filter = "")
     {
-        const wb::runner r(p, reg, {});
         try {
-            r.plan(parse_suite(text, "s.toml"), filter);
+            wb::plan_suite(parse_suite(text, "s.toml"), reg, filter);
         } catch (const suite_error& e) {
             return std::string(e.what()).substr(7);
         } catch (const std::exception& e) {
@@ -157,11 +172,10 @@ BOOST_FIXTURE_TEST_CASE(planning_checks_variants_and_tunables, with_plugins)
 
 BOOST_FIXTURE_TEST_CASE(the_cartesian_product_with_the_baseline_first, with_plugins)
 {
-    const wb::runner r(p, reg, {});
     const auto s = parse_suite(bench + "variants = [\"tree\", \"atomic\", \"blocked_*\"]\nn = [10, 20]\n"
                                        "block_size = [64, 128]\nitems = [1, 2, 3]\n",
                                "s.toml");
-    const auto configs = r.plan(s);
+    const auto configs = wb::plan_suite(s, reg);
     // per n: atomic 2 + tree 2 + three blocked variants x 2 x 3
     BOOST_REQUIRE_EQUAL(configs.size(), 2u * (2 + 2 + 3 * 6));
     BOOST_CHECK_EQUAL(configs.front().plug->name(), "reduce/atomic");
@@ -171,14 +185,14 @@ BOOST_FIXTURE_TEST_CASE(the_cartesian_product_with_the_baseline_first, with_plug
         BOOST_CHECK(c.skip.empty());
         BOOST_CHECK_EQUAL(c.tunables.count("items"), c.plug->tunable("items") ? 1u : 0u);
     }
-    const auto filtered = r.plan(s, "reduce/tree");
+    const auto filtered = wb::plan_suite(s, reg, "reduce/tree");
     BOOST_CHECK_EQUAL(filtered.size(), 4u);
 }
 
 BOOST_FIXTURE_TEST_CASE(a_value_one_variant_rejects_is_a_skip_with_the_reason, with_plugins)
 {
-    const wb::runner r(p, reg, {});
-    const auto configs = r.plan(parse_suite(bench + "variants = [\"atomic\", \"test_errors\"]\nblock_size = 256\n", "s.toml"));
+    const auto configs =
+        wb::plan_suite(parse_suite(bench + "variants = [\"atomic\", \"test_errors\"]\nblock_size = 256\n", "s.toml"), reg);
     BOOST_REQUIRE_EQUAL(configs.size(), 2u); // atomic, and test_errors (which allows only 128)
     size_t skipped = 0;
     for (const auto& c : configs)

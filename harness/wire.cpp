@@ -1,0 +1,151 @@
+// The messages between the harness and its workers (wire.h).
+#include "harness/wire.h"
+
+#include <stdexcept>
+
+namespace wb::wire {
+
+using json = nlohmann::json;
+
+json to_json(const plugin& p)
+{
+    json kernels = json::array(), tunables = json::array();
+    for (const auto& k : p.kernels)
+        kernels.push_back({k.name, k.block_size_param, k.fixed_block_size, k.lds_bytes_per_thread, k.when_param, k.when_value});
+    for (const auto& t : p.tunables)
+        tunables.push_back({t.name, t.help, t.default_value, t.min, t.max, t.power_of_two, t.allowed});
+    return {{"family", p.fam->name}, {"variant", p.variant}, {"summary", p.summary}, {"seed", p.seed},
+            {"path", p.path.string()}, {"kernels", kernels}, {"tunables", tunables}};
+}
+
+plugin plugin_from(const json& j)
+{
+    plugin p;
+    const std::string fam = j.at("family");
+    p.fam = find_family(fam);
+    if (!p.fam) throw std::runtime_error("a worker sent a plugin of unknown family '" + fam + "'");
+    p.variant = j.at("variant");
+    p.summary = j.at("summary");
+    p.seed = j.at("seed");
+    p.path = j.at("path").get<std::string>();
+    for (const auto& k : j.at("kernels"))
+        p.kernels.push_back({k[0], k[1], k[2], k[3], k[4], k[5]});
+    for (const auto& t : j.at("tunables"))
+        p.tunables.push_back({t[0], t[1], t[2], t[3], t[4], t[5], t[6].get<std::vector<int64_t>>()});
+    return p;
+}
+
+json to_json(const param_map& m)
+{
+    json j = json::object();
+    for (const auto& [k, v] : m) std::visit([&, &k = k](const auto& x) { j[k] = x; }, v);
+    return j;
+}
+
+param_map params_from(const json& j)
+{
+    param_map m;
+    for (const auto& [k, v] : j.items()) {
+        if (v.is_number_integer()) m[k] = v.get<int64_t>();
+        else if (v.is_number()) m[k] = v.get<double>();
+        else m[k] = v.get<std::string>();
+    }
+    return m;
+}
+
+json to_json(const run_settings& s)
+{
+    return {s.repetitions, s.warmup, s.seed, s.min_time_s, s.max_samples, s.max_time_s, s.verify_every, s.timeout_s};
+}
+
+run_settings settings_from(const json& j)
+{
+    return {j[0], j[1], j[2], j[3], j[4], j[5], j[6], j[7]};
+}
+
+namespace {
+
+json to_json(const summary& s) { return {s.min, s.median, s.max, s.mean, s.rel_stddev, s.samples}; }
+summary summary_from(const json& j) { return {j[0], j[1], j[2], j[3], j[4], j[5]}; }
+
+json opt(const std::optional<double>& v) { return v ? json(*v) : json(); }
+std::optional<double> opt_from(const json& j) { return j.is_null() ? std::nullopt : std::optional<double>(j.get<double>()); }
+
+json to_json(const kernel_report& k)
+{
+    const wb_kernel_resources& r = k.resources;
+    json occ;
+    if (k.occ) occ = {k.occ->value, k.occ->max, k.occ->unit, k.occ->blocks, k.occ->limiter};
+    return {k.name,
+            k.block_size,
+            k.dynamic_lds_bytes,
+            {r.registers, r.static_shared_bytes, r.local_bytes, r.max_threads_per_block, r.active_blocks},
+            occ};
+}
+
+kernel_report kernel_from(const json& j)
+{
+    kernel_report k;
+    k.name = j[0];
+    k.block_size = j[1];
+    k.dynamic_lds_bytes = j[2];
+    const json& r = j[3];
+    k.resources = {r[0], r[1], r[2], r[3], r[4]};
+    if (const json& o = j[4]; !o.is_null()) k.occ = occupancy{o[0], o[1], o[2], o[3], o[4]};
+    return k;
+}
+
+} // namespace
+
+json to_json(const result& r)
+{
+    json kernels = json::array();
+    for (const auto& k : r.kernels) kernels.push_back(to_json(k));
+    return {{"family", r.family},
+            {"variant", r.variant},
+            {"family_params", to_json(r.family_params)},
+            {"tunables", to_json(r.tunables)},
+            {"status", int(r.st)},
+            {"message", r.message},
+            {"stage", int(r.where)},
+            {"note", r.note},
+            {"seeds", r.seeds},
+            {"input_sets", r.input_sets},
+            {"runs", {r.runs, r.runs_checked}},
+            {"time_ms", to_json(r.time_ms)},
+            {"wall_ms", to_json(r.wall_ms)},
+            {"prepare_ms", r.prepare_ms},
+            {"metric_value", r.metric_value},
+            {"model_speedup", opt(r.model_speedup)},
+            {"noisy", r.noisy},
+            {"kernels", kernels}};
+}
+
+result result_from(const json& j)
+{
+    result r;
+    r.family = j.at("family");
+    r.variant = j.at("variant");
+    r.family_params = params_from(j.at("family_params"));
+    r.tunables = params_from(j.at("tunables"));
+    const int st = j.at("status");
+    if (st < 0 || st >= status_count) throw std::runtime_error("a worker sent an unknown status " + std::to_string(st));
+    r.st = status(st);
+    r.message = j.at("message");
+    r.where = stage(j.at("stage").get<int32_t>());
+    r.note = j.at("note");
+    r.seeds = j.at("seeds").get<std::vector<uint64_t>>();
+    r.input_sets = j.at("input_sets");
+    r.runs = j.at("runs")[0];
+    r.runs_checked = j.at("runs")[1];
+    r.time_ms = summary_from(j.at("time_ms"));
+    r.wall_ms = summary_from(j.at("wall_ms"));
+    r.prepare_ms = j.at("prepare_ms");
+    r.metric_value = j.at("metric_value");
+    r.model_speedup = opt_from(j.at("model_speedup"));
+    r.noisy = j.at("noisy");
+    for (const auto& k : j.at("kernels")) r.kernels.push_back(kernel_from(k));
+    return r;
+}
+
+} // namespace wb::wire
