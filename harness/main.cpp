@@ -28,6 +28,10 @@ void add_platform_options(CLI::App* cmd, platform_options& o)
         ->capture_default_str();
     cmd->add_option("--warp-size", o.warp_size, "cpu platform: wavefront width, 32 or 64 (default 64)")
         ->check(CLI::IsMember({32, 64}));
+}
+
+void add_in_process(CLI::App* cmd, platform_options& o)
+{
     cmd->add_flag("--in-process", o.in_process,
                   "load and run the plugins in this process, for debugging with gdb (by default they run in worker "
                   "processes, where a crash or a hang costs only its own result)");
@@ -38,6 +42,7 @@ CLI::App* add_run(CLI::App& app, platform_options& po, run_options& ro)
     auto* run = app.add_subcommand("run", "Run a TOML suite: every configuration measured and verified");
     run->add_option("suite", ro.suite_file, "suite file, e.g. suites/quick.toml")->required();
     add_platform_options(run, po);
+    add_in_process(run, po);
     run->add_option("--filter", ro.filter, "run only family/variant names matching this glob, e.g. 'reduce/tree*'");
     run->add_option("--out", ro.out,
                     "results JSON (rewritten after every configuration); "
@@ -104,10 +109,11 @@ int failed(const std::exception& e, int status)
 int main(int argc, char** argv)
 {
     CLI::App app{"wavebench: GPU kernel variants as plugins, verified against a CPU reference and measured.\n"
-                 "Exit status: 0 all verified (or skipped), 1 a configuration failed verification or errored\n"
-                 "(inspect: a resource regression), 2 bad input (arguments, suite, filter), 3 the platform is\n"
-                 "unknown or not built here, 4 the platform is built but finds no device (no AMD or NVIDIA GPU,\n"
-                 "or none of the --device index)."};
+                 "Exit status: 0 all verified (or skipped), 1 a configuration failed verification, errored,\n"
+                 "crashed or timed out (inspect: a resource regression), 2 bad input (arguments, suite, filter),\n"
+                 "3 the platform is unknown or not built here, 4 the platform is built but finds no device (no\n"
+                 "AMD or NVIDIA GPU, or none of the --device index), 130/143 stopped by SIGINT/SIGTERM (after\n"
+                 "the configuration in progress; the results so far are written)."};
     app.set_version_flag("--version", std::string("wavebench ") + tool_version);
     app.require_subcommand(1);
 
@@ -115,6 +121,7 @@ int main(int argc, char** argv)
     bool json = false;
     auto* list = app.add_subcommand("list", "List the plugins of a platform, and those that could not be loaded");
     add_platform_options(list, po);
+    add_in_process(list, po);
     list->add_flag("--json", json, "print JSON");
 
     run_options ro;

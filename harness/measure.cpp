@@ -260,10 +260,12 @@ result measure(const std::shared_ptr<platform>& pf, const config& c, group_input
             r.st = status::failed;
             r.message = damage;
         }
-    } catch (const std::exception& e) {
-        r.st = status::error;
-        r.message = std::string("checking the inputs afterwards failed: ") + e.what();
-        r.where = stage::verify;
+    } catch (const std::exception& e) { // after an error, most likely the same one again: keep the first
+        if (r.st != status::error) {
+            r.st = status::error;
+            r.message = std::string("checking the inputs afterwards failed: ") + e.what();
+            r.where = stage::verify;
+        }
     }
     if (r.st == status::failed) r.where = stage::verify;
 
