@@ -231,9 +231,16 @@ worker_process::outcome worker_process::wait(json& answer, clock::time_point dea
 {
     for (;;) {
         if (const size_t nl = answer_buf_.find('\n'); nl != std::string::npos) {
-            answer = json::parse(answer_buf_.substr(0, nl));
+            // Only the worker's own code writes fd 3, but a plugin can write anything anywhere:
+            // what does not parse ends the worker like a crash.
+            answer = json::parse(answer_buf_.substr(0, nl), nullptr, false);
             answer_buf_.erase(0, nl + 1);
-            return outcome::answered;
+            if (!answer.is_discarded()) return outcome::answered;
+            garbled_ = true;
+            kill(pid_, SIGKILL);
+            reap();
+            drain_output(100);
+            return outcome::died;
         }
         if (extend) deadline = extend(*progress_, deadline);
         const auto now = clock::now();
@@ -276,6 +283,7 @@ void worker_process::reap()
 std::string worker_process::how_it_ended()
 {
     reap();
+    if (garbled_) return "an answer that is not one on its result pipe (killed)";
     std::string how;
     if (WIFSIGNALED(exit_status_)) {
         const int sig = WTERMSIG(exit_status_);
@@ -316,7 +324,7 @@ bool worker_executor::start(std::vector<fs::path> files, plugin_registry* regist
         };
         json catalog;
         const auto how = worker_->wait(catalog, worker_process::clock::now() + load_limit, extend);
-        if (how == worker_process::outcome::answered) {
+        if (how == worker_process::outcome::answered) try {
             if (registry) {
                 for (const auto& p : catalog.at("plugins")) registry->add_declared(wire::plugin_from(p));
                 for (const auto& r : catalog.at("rejected")) registry->reject(r.at("path").get<std::string>(), r.at("reason"));
@@ -325,6 +333,10 @@ bool worker_executor::start(std::vector<fs::path> files, plugin_registry* regist
             for (const auto& p : catalog.at("plugins")) loaded_.emplace_back(p.at("path").get<std::string>());
             start_ms_.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
             return true;
+        } catch (const std::exception& e) {
+            why = std::string("a worker's list of plugins is not one: ") + e.what();
+            worker_.reset();
+            return false;
         }
         const int32_t at = worker_->where().file.load();
         const std::string ended = how == worker_process::outcome::timed_out
@@ -371,9 +383,17 @@ result worker_executor::measure(const config& c, const run_settings& s)
     const auto how = worker_->wait(answer, t0 + std::chrono::duration_cast<worker_process::clock::duration>(
                                                     std::chrono::duration<double>(limit)));
     if (how == worker_process::outcome::answered && answer.contains("result")) {
-        r = wire::result_from(answer["result"]);
-        const double round_trip = std::chrono::duration<double, std::milli>(worker_process::clock::now() - t0).count();
-        overhead_ms_.push_back(round_trip - answer.at("busy_ms").get<double>());
+        try {
+            r = wire::result_from(answer["result"]);
+            const double round_trip = std::chrono::duration<double, std::milli>(worker_process::clock::now() - t0).count();
+            overhead_ms_.push_back(round_trip - answer.at("busy_ms").get<double>());
+        } catch (const std::exception& e) {
+            r = result_for(c);
+            r.st = status::crashed;
+            r.message = std::string("the worker's answer is not a result: ") + e.what();
+            worker_.reset();
+            return r;
+        }
         if (r.st == status::error) worker_.reset(); // its device context may be unusable: a fresh worker next
         return r;
     }

@@ -58,6 +58,7 @@ private:
     progress* progress_ = nullptr;
     std::string answer_buf_, output_buf_, last_line_;
     int exit_status_ = -1; // from waitpid, once reaped
+    bool garbled_ = false; // killed for writing what is not an answer
 };
 
 /// Loads plugin files in worker processes and measures configurations in them. A file that

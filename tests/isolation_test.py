@@ -69,6 +69,7 @@ class Isolation(unittest.TestCase):
             expect = {  # variant: status, stage, words of the message
                 "test_segfault": ("crashed", "run", ["SIGSEGV", "about to write through a null pointer"]),
                 "test_illegal_address": ("crashed", "run", ["SIGSEGV"]),
+                "test_garbles_answer": ("crashed", "run", ["not one"]),
                 "test_spins": ("timeout", "run", ["limit of 3 s", "killed"]),
                 "test_throws": ("error", "run", ["thrown from run"]),
                 "test_writes_past_end": ("failed", "verify", ["past the end of output 'sum'"]),
@@ -84,10 +85,10 @@ class Isolation(unittest.TestCase):
             self.assertEqual(len(rejected), 1, doc["plugins_rejected"])
             self.assertIn("crashed while being loaded: SIGABRT", rejected[0]["reason"])
             self.assertIn("aborting in a static constructor", rejected[0]["reason"])
-            self.assertIn("2 verified, 1 failed verification, 2 errors, 2 crashed, 1 timed out", p.stdout)
+            self.assertIn("2 verified, 1 failed verification, 2 errors, 3 crashed, 1 timed out", p.stdout)
             # Workers: two to load the plugins (the first aborted), then a fresh one after each crash
-            # (2), timeout (1) and error (2), and only then.
-            self.assertEqual(doc["isolation"]["workers_started"], 2 + 2 + 1 + 2)
+            # (3), timeout (1) and error (2), and only then.
+            self.assertEqual(doc["isolation"]["workers_started"], 2 + 3 + 1 + 2)
             self.assertGreaterEqual(doc["isolation"]["overhead_ms"], 0)
 
     def test_list_survives_a_plugin_that_aborts_at_load(self):
