@@ -283,7 +283,7 @@ void worker_process::reap()
 std::string worker_process::how_it_ended()
 {
     reap();
-    if (garbled_) return "an answer that is not one on its result pipe (killed)";
+    if (garbled_) return "SIGKILL (the harness killed it: it wrote what is no answer where it answers)";
     std::string how;
     if (WIFSIGNALED(exit_status_)) {
         const int sig = WTERMSIG(exit_status_);

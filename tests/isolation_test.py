@@ -69,14 +69,17 @@ class Isolation(unittest.TestCase):
             expect = {  # variant: status, stage, words of the message
                 "test_segfault": ("crashed", "run", ["SIGSEGV", "about to write through a null pointer"]),
                 "test_illegal_address": ("crashed", "run", ["SIGSEGV"]),
-                "test_garbles_answer": ("crashed", "run", ["not one"]),
+                # wherever the worker has got to when the harness reads the nonsense
+                "test_garbles_answer": ("crashed", None, ["what is no answer"]),
                 "test_spins": ("timeout", "run", ["limit of 3 s", "killed"]),
                 "test_throws": ("error", "run", ["thrown from run"]),
                 "test_writes_past_end": ("failed", "verify", ["past the end of output 'sum'"]),
                 "test_device_oom": ("error", "prepare", ["hipErrorOutOfMemory", "GiB", "MiB"]),
             }
             for variant, (status, stage, words) in expect.items():
-                self.assertEqual((r[variant]["status"], r[variant]["stage"]), (status, stage), variant)
+                self.assertEqual(r[variant]["status"], status, variant)
+                if stage:
+                    self.assertEqual(r[variant]["stage"], stage, variant)
                 self.assertFalse(r[variant]["verified"])
                 for w in words:
                     self.assertIn(w, r[variant]["error"], variant)
