@@ -47,7 +47,8 @@ comparison compare(const host_buffer& expected, const host_buffer& actual, doubl
     }
     const size_t n = expected.count(), w = elem_size(expected.type);
     const bool exact = tolerance == 0 || elem_is_integer(expected.type);
-    if (exact && std::memcmp(expected.bytes.data(), actual.bytes.data(), n * w) == 0) return c;
+    // n == 0 first: an empty buffer's data() may be null, which memcmp must not get even for 0 bytes.
+    if (exact && (n == 0 || std::memcmp(expected.bytes.data(), actual.bytes.data(), n * w) == 0)) return c;
     for (size_t i = 0; i < n; ++i) {
         bool same;
         if (exact)

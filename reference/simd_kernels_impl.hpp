@@ -15,20 +15,23 @@ namespace wb::ref::detail {
 
 template <class Arch> int32_t sum_i32_kernel::operator()(Arch, const int32_t* p, size_t n) const
 {
-    using batch = xsimd::batch<int32_t, Arch>;
+    // Unsigned lanes: the sum wraps around, as on the GPUs. (xsimd's hadd adds halves of the
+    // vector in scalar code, where int32_t overflow would be undefined behaviour.)
+    using batch = xsimd::batch<uint32_t, Arch>;
     constexpr size_t w = batch::size;
-    // Four independent accumulators hide the add latency; SIMD adds wrap around.
-    batch a0(0), a1(0), a2(0), a3(0);
+    const auto* u = reinterpret_cast<const uint32_t*>(p);
+    // Four independent accumulators hide the add latency.
+    batch a0(0u), a1(0u), a2(0u), a3(0u);
     size_t i = 0;
     for (; i + 4 * w <= n; i += 4 * w) {
-        a0 += batch::load_unaligned(p + i);
-        a1 += batch::load_unaligned(p + i + w);
-        a2 += batch::load_unaligned(p + i + 2 * w);
-        a3 += batch::load_unaligned(p + i + 3 * w);
+        a0 += batch::load_unaligned(u + i);
+        a1 += batch::load_unaligned(u + i + w);
+        a2 += batch::load_unaligned(u + i + 2 * w);
+        a3 += batch::load_unaligned(u + i + 3 * w);
     }
-    for (; i + w <= n; i += w) a0 += batch::load_unaligned(p + i);
-    uint32_t s = uint32_t(xsimd::hadd((a0 + a1) + (a2 + a3)));
-    for (; i < n; ++i) s += uint32_t(p[i]);
+    for (; i + w <= n; i += w) a0 += batch::load_unaligned(u + i);
+    uint32_t s = xsimd::hadd((a0 + a1) + (a2 + a3));
+    for (; i < n; ++i) s += u[i];
     return int32_t(s);
 }
 
@@ -94,9 +97,12 @@ void conv_i32_kernel::operator()(Arch, const int32_t* in, size_t n, const int32_
 
 template <class Arch> size_t imad_kernel::operator()(Arch, int32_t seed, size_t iterations, int32_t* sink) const
 {
-    using batch = xsimd::batch<int32_t, Arch>;
-    const batch b(seed | 1), c(seed ^ 0x5bd1e995);
-    batch x0(seed), x1(seed + 1), x2(seed + 2), x3(seed + 3), x4(seed + 4), x5(seed + 5), x6(seed + 6), x7(seed + 7);
+    // Unsigned lanes: the multiply-adds wrap around (the same instructions as int32_t's, without
+    // the undefined overflow in xsimd's scalar hadd or in seed + 7).
+    using batch = xsimd::batch<uint32_t, Arch>;
+    const uint32_t s = uint32_t(seed);
+    const batch b(s | 1), c(s ^ 0x5bd1e995);
+    batch x0(s), x1(s + 1), x2(s + 2), x3(s + 3), x4(s + 4), x5(s + 5), x6(s + 6), x7(s + 7);
     for (size_t i = 0; i < iterations; ++i) {
         x0 = x0 * b + c;
         x1 = x1 * b + c;
@@ -107,7 +113,7 @@ template <class Arch> size_t imad_kernel::operator()(Arch, int32_t seed, size_t 
         x6 = x6 * b + c;
         x7 = x7 * b + c;
     }
-    *sink = xsimd::hadd(((x0 + x1) + (x2 + x3)) + ((x4 + x5) + (x6 + x7)));
+    *sink = int32_t(xsimd::hadd(((x0 + x1) + (x2 + x3)) + ((x4 + x5) + (x6 + x7))));
     return iterations * 8 * batch::size;
 }
 

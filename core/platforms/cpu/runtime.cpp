@@ -24,6 +24,14 @@
 #include <unistd.h>
 #include <vector>
 
+#if defined(__SANITIZE_ADDRESS__) // g++ -fsanitize=address (the asan preset)
+#include <sanitizer/asan_interface.h>
+#include <utility>
+#define WAVEBENCH_ASAN_FIBERS 1
+#else
+#define ASAN_UNPOISON_MEMORY_REGION(addr, size) ((void)(addr), (void)(size))
+#endif
+
 extern "C" {
 __attribute__((visibility("default"))) __thread hip_cpu_tls_t hip_cpu_tls
     __attribute__((tls_model("initial-exec"))) = {};
@@ -52,6 +60,77 @@ size_t env_size(const char* name, size_t fallback)
     char* end = nullptr;
     unsigned long long x = std::strtoull(v, &end, 10);
     return (end && *end == 0 && x > 0) ? size_t(x) : fallback;
+}
+
+// ---- AddressSanitizer and fiber switches ------------------------------------------------------------
+// ASan keeps one stack per thread. Each jump to another stack (a lane's fiber, or back to the
+// worker thread's own) is announced to it: before, the stack it goes to; after, on that stack,
+// that it arrived. Otherwise it believes a lane runs on the thread's stack, and an exception thrown
+// there unpoisons the wrong range ("ASan is ignoring requested __asan_handle_no_return ... False
+// positive error reports may follow": github.com/google/sanitizers/issues/189).
+// Without ASan these do nothing.
+struct stack_bounds {
+    const void* bottom = nullptr;
+    size_t size = 0;
+};
+
+#ifdef WAVEBENCH_ASAN_FIBERS
+thread_local stack_bounds tl_asan_to;       // the stack of the switch under way
+thread_local void* tl_asan_spent = nullptr; // the fake frames of a fiber that finished in it
+#endif
+
+/// Before a switch to `to`. `fake` keeps this stack's fake frames (ASan's use-after-return
+/// frames) until it is switched back to; null when it never is (the fiber has finished).
+inline void asan_leave([[maybe_unused]] void** fake, [[maybe_unused]] const stack_bounds& to)
+{
+#ifdef WAVEBENCH_ASAN_FIBERS
+    tl_asan_to = to;
+    // A finished fiber still returns through Boost.Context's frames after this, so its fake
+    // frames are dropped only on arrival.
+    __sanitizer_start_switch_fiber(fake ? fake : &tl_asan_spent, to.bottom, to.size);
+#endif
+}
+
+/// On the new stack, right after the switch; `from`, if given, learns the stack that was left.
+inline void asan_arrive([[maybe_unused]] void* fake, [[maybe_unused]] stack_bounds* from = nullptr)
+{
+#ifdef WAVEBENCH_ASAN_FIBERS
+    __sanitizer_finish_switch_fiber(fake, from ? &from->bottom : nullptr, from ? &from->size : nullptr);
+    if (void* spent = std::exchange(tl_asan_spent, nullptr)) {
+        // Drop them: current here for a moment, then a "switch" to this same stack that says
+        // they are not needed again.
+        const stack_bounds here = tl_asan_to;
+        void* mine = nullptr;
+        __sanitizer_start_switch_fiber(&mine, here.bottom, here.size);
+        __sanitizer_finish_switch_fiber(spent, nullptr, nullptr);
+        __sanitizer_start_switch_fiber(nullptr, here.bottom, here.size);
+        __sanitizer_finish_switch_fiber(mine, nullptr, nullptr);
+    }
+#endif
+}
+
+/// Runs `jump`, which goes to the stack `there` and comes back (Boost.Context making a fiber runs
+/// its first frame on the new stack; destroying one that never ran unwinds it on its own), as a
+/// switch under way: ASan hands out no fake frames meanwhile, which would belong to this stack's
+/// and outlive them. Returns this stack's bounds.
+template <class F> stack_bounds asan_round_trip([[maybe_unused]] const stack_bounds& there, F&& jump)
+{
+    stack_bounds here;
+    void* fake = nullptr;
+    auto back = [&] {
+        asan_arrive(fake, &here); // ASan takes this for `there` now, and says where it was
+        asan_leave(&fake, here);
+        asan_arrive(fake);
+    };
+    asan_leave(&fake, there);
+    try {
+        jump();
+    } catch (...) {
+        back();
+        throw;
+    }
+    back();
+    return here;
 }
 
 // ---- fiber stacks: guard-paged, allocated once per worker and reused ---------------------------------
@@ -90,7 +169,13 @@ public:
         free_.pop_back();
         return s;
     }
-    void deallocate(ctx::stack_context& s) noexcept { free_.push_back(s); }
+    void deallocate(ctx::stack_context& s) noexcept
+    {
+        // A fiber's first frames never return (it ends by jumping away): under ASan their
+        // poisoned redzones would stay, and trip the next fiber that runs on this stack.
+        ASAN_UNPOISON_MEMORY_REGION(static_cast<char*>(s.sp) - s.size, s.size);
+        free_.push_back(s);
+    }
 
 private:
     static constexpr size_t page = 4096;
@@ -101,7 +186,13 @@ private:
 
 struct cached_stack {
     stack_cache* cache;
-    ctx::stack_context allocate() { return cache->allocate(); }
+    stack_bounds* bounds; // told where the stack is (the switches to this fiber announce it to ASan)
+    ctx::stack_context allocate()
+    {
+        ctx::stack_context s = cache->allocate();
+        *bounds = {static_cast<char*>(s.sp) - s.size, s.size};
+        return s;
+    }
     void deallocate(ctx::stack_context& s) noexcept { cache->deallocate(s); }
 };
 
@@ -141,6 +232,8 @@ struct lane {
     ctx::fiber fiber;
     lane_state state = lane_state::runnable;
     bool started = false;
+    stack_bounds stack;     // where its fiber runs
+    void* fake = nullptr;   // ASan's fake frames of its fiber while it is switched away from
     // the pending collective
     int op = 0;
     int arg = 0;
@@ -188,12 +281,15 @@ public:
             try {
                 for (unsigned j = me + 1; j < n_lanes_; ++j) start(j);
             } catch (...) {
-                for (unsigned j = me + 1; j < n_lanes_; ++j) lanes_[j].fiber = ctx::fiber{};
+                for (unsigned j = me + 1; j < n_lanes_; ++j)
+                    if (lanes_[j].fiber) // made, never run: Boost.Context unwinds it on its stack
+                        asan_round_trip(lanes_[j].stack, [&] { lanes_[j].fiber = ctx::fiber{}; });
                 aborted_ = true;
                 throw;
             }
             fiber_mode_ = true;
             lanes_[me].started = true; // its fiber is the block's first one, suspended below
+            lanes_[me].stack = block_stack_;
             wave_ = me - me % warp_;
             pos_ = me + 1;
         }
@@ -201,10 +297,12 @@ public:
         const unsigned nx = next();
         if (nx != me) {
             lane& target = start(nx);
+            asan_leave(&lanes_[me].fake, target.stack);
             std::move(target.fiber).resume_with([this, me](ctx::fiber&& f) {
                 lanes_[me].fiber = std::move(f);
                 return ctx::fiber{};
             });
+            asan_arrive(lanes_[me].fake);
         }
         enter(me);
     }
@@ -234,16 +332,23 @@ private:
 
         // One fiber runs the lanes in turn; it stays the only one unless a lane blocks. The
         // block is done when a lane's fiber returns sink_, the continuation of this call.
-        ctx::fiber f{std::allocator_arg, cached_stack{&stacks_}, [this](ctx::fiber&& sink) {
-                         sink_ = std::move(sink);
-                         for (unsigned i = 0; i < n_lanes_; ++i) {
-                             run_lane(i);
-                             if (aborted_) break;
-                             if (fiber_mode_) return exit_lane(); // lane i blocked once, now done
-                         }
-                         return std::move(sink_);
-                     }};
+        ctx::fiber f;
+        thread_stack_ = asan_round_trip({}, [&] {
+            f = ctx::fiber{std::allocator_arg, cached_stack{&stacks_, &block_stack_}, [this](ctx::fiber&& sink) {
+                               asan_arrive(nullptr);
+                               sink_ = std::move(sink);
+                               for (unsigned i = 0; i < n_lanes_; ++i) {
+                                   run_lane(i);
+                                   if (aborted_) break;
+                                   if (fiber_mode_) return exit_lane(); // lane i blocked once, now done
+                               }
+                               asan_leave(nullptr, thread_stack_);
+                               return std::move(sink_);
+                           }};
+        });
+        asan_leave(&thread_fake_, block_stack_);
         std::move(f).resume();
+        asan_arrive(thread_fake_);
         g_fibers_created.fetch_add(fibers_, std::memory_order_relaxed);
     }
 
@@ -266,7 +371,13 @@ private:
     ctx::fiber exit_lane()
     {
         const unsigned nx = next();
-        return nx == none ? std::move(sink_) : std::move(start(nx).fiber);
+        if (nx == none) {
+            asan_leave(nullptr, thread_stack_);
+            return std::move(sink_);
+        }
+        lane& target = start(nx);
+        asan_leave(nullptr, target.stack);
+        return std::move(target.fiber);
     }
 
     void enter(unsigned i)
@@ -283,10 +394,13 @@ private:
         if (!l.started) {
             l.started = true;
             ++fibers_;
-            l.fiber = ctx::fiber{std::allocator_arg, cached_stack{&stacks_}, [this, i](ctx::fiber&&) {
-                                     run_lane(i);
-                                     return exit_lane();
-                                 }};
+            asan_round_trip({}, [&] {
+                l.fiber = ctx::fiber{std::allocator_arg, cached_stack{&stacks_, &l.stack}, [this, i](ctx::fiber&&) {
+                                         asan_arrive(nullptr);
+                                         run_lane(i);
+                                         return exit_lane();
+                                     }};
+            });
         }
         return l;
     }
@@ -384,6 +498,8 @@ private:
     std::vector<std::byte> shared_;
     std::vector<lane> lanes_;
     ctx::fiber sink_;
+    stack_bounds block_stack_, thread_stack_; // the block's first fiber's stack, the worker thread's
+    void* thread_fake_ = nullptr;             // ASan's fake frames of the thread while in the block
     launch_job* job_ = nullptr;
     unsigned n_lanes_ = 0, warp_ = 64, current_ = 0;
     unsigned wave_ = 0, pos_ = 0; // the scheduler's place: wavefront start, next lane to look at
