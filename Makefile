@@ -2,15 +2,18 @@
 #   make run    install what is missing, build (Release), run suites/quick.toml on the best platform
 #   make test   install what is missing, build, run the tests (ctest)
 #   make amd-baseline   refresh tests/baselines/amd-resources.json on purpose
+#   make asan   build with AddressSanitizer + UBSan (cpu only, build-asan/) and run every test
+#   make fuzz   build the libFuzzer targets with clang (build-fuzz/), fuzz each a while (tests/fuzz/README.md)
 # Both install missing Debian 12 packages with apt-get (as root, or through sudo).
 
 PACKAGES := cmake ninja-build g++ python3 libboost-dev libboost-test-dev libboost-context-dev \
             libxsimd-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev \
-            hipcc libamdhip64-dev librocprim-dev libamd-comgr-dev libelf-dev
+            hipcc libamdhip64-dev librocprim-dev libamd-comgr-dev libelf-dev clang-15
 PRESET   := release
 RESULTS  := build/results/quick.json
+FUZZ_SECONDS := 60
 
-.PHONY: run test build configure deps clean amd-baseline
+.PHONY: run test build configure deps clean amd-baseline asan fuzz
 
 run: build
 	./build/bin/wavebench run suites/quick.toml --out $(RESULTS)
@@ -39,6 +42,23 @@ deps:
 amd-baseline: build
 	env -u WAVEBENCH_PLUGIN_PATH ./build/bin/wavebench inspect --platform amd \
 	    --write-baseline tests/baselines/amd-resources.json >/dev/null
+
+# The same tests under AddressSanitizer and UBSan (g++ brings libasan8 and libubsan1). The flags
+# and the run-time options are in CMakePresets.json, preset asan: any report fails its test; leaks
+# too. allocator_may_return_null=1: hipMalloc of an impossible size must come back as
+# hipErrorOutOfMemory, not abort; handle_segv=0: a crashing plugin must die of SIGSEGV, which
+# the crash-isolation tests check.
+asan: deps
+	cmake --preset asan
+	cmake --build --preset asan
+	ctest --preset asan
+
+# Fuzzes each target FUZZ_SECONDS (the two at once) and replays every regression input; clang-15
+# (hipcc's) brings libFuzzer. tests/fuzz/README.md says how to fuzz longer.
+fuzz: deps
+	cmake --preset fuzz
+	cmake --build --preset fuzz
+	WAVEBENCH_FUZZ_SECONDS=$(FUZZ_SECONDS) ctest --preset fuzz --parallel 2
 
 clean:
 	rm -rf build

@@ -1,6 +1,8 @@
 // The AMD code-object reader (libwavebench_amd_inspect.so), loaded by the harness on demand.
 #pragma once
 
+#include <cstddef>
+
 #define WB_AMD_INSPECT_ENTRY "wavebench_amd_inspect"
 #define WB_AMD_INSPECT_ISA_ENTRY "wavebench_amd_inspect_isa"
 #define WB_AMD_FREE_ENTRY "wavebench_amd_free"
@@ -17,5 +19,7 @@ extern "C" {
 char* wavebench_amd_inspect(const char* path, char** error);
 /// The same, each kernel with "instructions": its disassembly, one instruction per string.
 char* wavebench_amd_inspect_isa(const char* path, char** error);
+/// The same for `size` bytes at `data` (what the two above read from the file): "file" is null.
+char* wavebench_amd_inspect_bytes(const char* data, size_t size, int with_instructions, char** error);
 void wavebench_amd_free(char* p);
 }
