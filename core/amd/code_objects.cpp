@@ -313,11 +313,11 @@ void check_notes(span notes)
     }
 }
 
-/// Throws unless the notes of `co` (its note segments, its note sections) lie within it and hold
-/// metadata comgr can take, and its symbol tables have entries of the size they should. ROCm 5.2's
-/// comgr (its LLVM) checks where a note segment ends by adding its offset and size from the file,
-/// which wraps: one claiming to end past 2^64 is read out of bounds; and a metadata map keyed by
-/// maps stops it (check_metadata).
+/// Throws unless the note segments and the sections of `co` lie within it, its notes hold metadata
+/// comgr can take and its symbol tables have entries of the size they should. ROCm 5.2's comgr
+/// (its LLVM) checks where a note segment ends by adding its offset and size from the file, which
+/// wraps: one claiming to end past 2^64 is read out of bounds; and a metadata map keyed by maps
+/// stops it (check_metadata).
 void check_code_object(span co)
 {
     Elf64_Ehdr eh;
@@ -344,17 +344,16 @@ void check_code_object(span co)
     const uint64_t sections = eh.e_shnum ? eh.e_shnum : sh.sh_size; // more than e_shnum holds: in section 0
     if (sections > (co.size - eh.e_shoff) / sizeof sh)
         throw std::runtime_error("a code object's section headers run past its end");
-    for (uint64_t i = 1; i < sections; ++i) {
+    for (uint64_t i = 0; i < sections; ++i) {
         std::memcpy(&sh, co.data + eh.e_shoff + i * sizeof sh, sizeof sh);
-        // llvm-objdump (disassembly's fallback) warns for every symbol it looks up in a table of
-        // another entry size: millions of lines, seconds, for a few kilobytes.
+        // llvm-objdump (the disassembly's fallback) reads a symbol table as its header says and
+        // warns for every symbol it cannot read: millions of lines, minutes, for a few kilobytes.
+        if (sh.sh_type != SHT_NULL && sh.sh_type != SHT_NOBITS && !within(sh.sh_offset, sh.sh_size, co.size))
+            throw std::runtime_error("a code object's section " + std::to_string(i) + " runs past its end");
         if ((sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) && sh.sh_entsize != sizeof(Elf64_Sym))
             throw std::runtime_error("a code object's symbol table has entries of " + std::to_string(sh.sh_entsize) +
                                      " bytes, not " + std::to_string(sizeof(Elf64_Sym)));
-        if (sh.sh_type != SHT_NOTE) continue;
-        if (!within(sh.sh_offset, sh.sh_size, co.size))
-            throw std::runtime_error("a code object's note section runs past its end");
-        check_notes({co.data + sh.sh_offset, sh.sh_size});
+        if (sh.sh_type == SHT_NOTE) check_notes({co.data + sh.sh_offset, sh.sh_size});
     }
 }
 
