@@ -156,6 +156,11 @@ std::map<std::string, std::vector<std::string>> instructions_of(span co, const s
                                                                 const std::set<std::string>& names)
 {
     std::map<std::string, std::vector<std::string>> out;
+    // LLVM 15's disassembler ends the process (report_fatal_error) for gfx6 and gfx7, which lack
+    // the GCN3 encoding: only gfx8 and later are asked (a code object's header may name any).
+    const std::string cpu = isa.substr(isa.rfind("--") == std::string::npos ? 0 : isa.rfind("--") + 2);
+    if (!(cpu.starts_with("gfx8") || cpu.starts_with("gfx9") || cpu.starts_with("gfx1")))
+        throw std::runtime_error("no disassembly for " + isa + " (LLVM disassembles gfx8 and later)");
     amd_comgr_disassembly_info_t info{};
     if (amd_comgr_create_disassembly_info(isa.c_str(), disassembly::read, disassembly::print, disassembly::annotate,
                                           &info) != AMD_COMGR_STATUS_SUCCESS)
