@@ -3,6 +3,7 @@
 // line itself is parsed in main.cpp. Each command returns its exit status.
 #pragma once
 
+#include "harness/plan.h"
 #include "harness/platform.h"
 #include "harness/plugins.h"
 #include "harness/settings.h"
@@ -48,6 +49,7 @@ struct run_options {
     std::string suite_file;
     std::string filter;
     std::string out;
+    uint64_t max_configs = default_max_configs; // --max-configs
     settings_overrides overrides;
     bool dry_run = false;
     bool no_ceilings = false;

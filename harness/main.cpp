@@ -4,6 +4,7 @@
 // command throws into the exit status; the commands themselves are <name>_command.cpp and
 // inspect.cpp.
 #include "harness/commands.h"
+#include "harness/files.h"
 #include "harness/inspect.h"
 #include "harness/report.h"
 #include "harness/suite.h"
@@ -11,11 +12,69 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <iostream>
+#include <sstream>
 
 namespace {
 
 using namespace wb;
+
+// Numbers and paths are checked as written: strictly decimal, nothing after them, finite, in
+// range; every message says what was expected.
+
+CLI::Validator integer(long long lo, long long hi)
+{
+    const std::string range = std::to_string(lo) + " to " + std::to_string(hi);
+    return {[=](std::string& s) -> std::string {
+                long long v = 0;
+                const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+                if (ec == std::errc() && end == s.data() + s.size() && v >= lo && v <= hi) return "";
+                const bool number = end == s.data() + s.size() && (ec == std::errc() || ec == std::errc::result_out_of_range);
+                return "'" + shorten(s) + (number ? "' is out of range" : "' is not an integer") + ": expected an integer from " + range;
+            },
+            "INT " + range};
+}
+
+CLI::Validator real(double lo, double hi)
+{
+    auto text = [](double x) {
+        std::ostringstream o;
+        o << x;
+        return o.str();
+    };
+    const std::string range = text(lo) + " to " + text(hi);
+    return {[=](std::string& s) -> std::string {
+                double v = 0;
+                const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+                const bool number = ec == std::errc() && end == s.data() + s.size() && std::isfinite(v);
+                if (number && v >= lo && v <= hi) return "";
+                return "'" + shorten(s) + (number ? "' is out of range" : "' is not a finite decimal number") +
+                       ": expected a number from " + range;
+            },
+            "NUMBER " + range};
+}
+
+CLI::Validator one_of(std::vector<long long> allowed)
+{
+    std::string list;
+    for (size_t i = 0; i < allowed.size(); ++i)
+        list += (i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ") + std::to_string(allowed[i]);
+    return {[=](std::string& s) -> std::string {
+                long long v = 0;
+                const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+                if (ec == std::errc() && end == s.data() + s.size() &&
+                    std::find(allowed.begin(), allowed.end(), v) != allowed.end())
+                    return "";
+                return "'" + shorten(s) + "' is not allowed: expected " + list;
+            },
+            list};
+}
+
+const CLI::Validator a_path{[](std::string& s) -> std::string { return s.empty() ? "an empty path: name a file" : ""; },
+                            "PATH"};
 
 void add_platform_options(CLI::App* cmd, platform_options& o)
 {
@@ -25,9 +84,10 @@ void add_platform_options(CLI::App* cmd, platform_options& o)
                     "another plugin directory (repeatable; DIR/<platform>/ is searched too); "
                     "WAVEBENCH_PLUGIN_PATH adds more");
     cmd->add_option("--device", o.device, "device index (exit status 4 when the platform has no such device)")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(integer(0, 1 << 20));
     cmd->add_option("--warp-size", o.warp_size, "cpu platform: wavefront width, 32 or 64 (default 64)")
-        ->check(CLI::IsMember({32, 64}));
+        ->check(one_of({32, 64}));
 }
 
 void add_in_process(CLI::App* cmd, platform_options& o)
@@ -40,28 +100,35 @@ void add_in_process(CLI::App* cmd, platform_options& o)
 CLI::App* add_run(CLI::App& app, platform_options& po, run_options& ro)
 {
     auto* run = app.add_subcommand("run", "Run a TOML suite: every configuration measured and verified");
-    run->add_option("suite", ro.suite_file, "suite file, e.g. suites/quick.toml")->required();
+    run->add_option("suite", ro.suite_file, "suite file, e.g. suites/quick.toml (- reads standard input)")
+        ->required()
+        ->check(a_path);
     add_platform_options(run, po);
     add_in_process(run, po);
     run->add_option("--filter", ro.filter, "run only family/variant names matching this glob, e.g. 'reduce/tree*'");
     run->add_option("--out", ro.out,
                     "results JSON (rewritten after every configuration); "
-                    "default wavebench-results/<suite>-<platform>-<time>.json");
+                    "default wavebench-results/<suite>-<platform>-<time>.json; never the suite or a plugin")
+        ->check(a_path);
+    run->add_option("--max-configs", ro.max_configs,
+                    "the most configurations the suite may expand to (a larger suite is refused before anything runs)")
+        ->capture_default_str()
+        ->check(integer(1, 1000000000000));
     settings_overrides& so = ro.overrides;
     run->add_option("--repetitions", so.repetitions, "measured runs per configuration, at least (overrides the suite)")
-        ->check(CLI::Range(1, 1000000));
-    run->add_option("--warmup", so.warmup, "unmeasured runs first (overrides the suite)")->check(CLI::Range(0, 1000000));
+        ->check(integer(1, 1000000));
+    run->add_option("--warmup", so.warmup, "unmeasured runs first (overrides the suite)")->check(integer(0, 1000000));
     run->add_option("--min-time", so.min_time_s,
                     "keep measuring until this many seconds of device time are in (overrides the suite's min_time_s)")
-        ->check(CLI::Range(0.0, 3600.0));
+        ->check(real(0, 3600));
     run->add_option("--verify-every", so.verify_every,
                     "after the first runs (warm-up, each input copy twice), compare every Nth run's output with the "
                     "reference; 1 checks every run (overrides the suite's verify_every, default 10)")
-        ->check(CLI::Range(1, 1000000));
+        ->check(integer(1, 1000000));
     run->add_option("--timeout", so.timeout_s,
                     "seconds a configuration may take, set-up included, before its worker is killed and the result "
                     "is 'timeout' (overrides the suite's timeout_s; default 2 x max_time_s + 60)")
-        ->check(CLI::Range(0.1, 604800.0));
+        ->check(real(0.1, 604800));
     run->add_flag("--dry-run", ro.dry_run, "list the configurations the suite expands to on this platform, and run nothing");
     run->add_flag("--no-ceilings", ro.no_ceilings, "do not probe or report the fraction of the machine's ceiling");
     run->add_flag("--reprobe", ro.reprobe, "measure the machine's ceilings again instead of using the cached ones");
@@ -76,18 +143,21 @@ CLI::App* add_inspect(CLI::App& app, platform_options& po, inspect_options& io)
     auto* inspect = app.add_subcommand(
         "inspect", "AMD static figures of hipcc-built .so files, no GPU needed: registers, LDS, scratch, spills, "
                    "occupancy per target");
-    inspect->add_option("files", io.files, "plugin or any HIP .so files (default: every plugin of the amd platform)");
+    inspect->add_option("files", io.files, "plugin or any HIP .so files (default: every plugin of the amd platform)")
+        ->check(a_path);
     inspect->add_option("--platform", po.name, "amd: every plugin of the amd platform (the default without files)");
     inspect->add_option("--plugins", io.plugin_dirs, "another plugin directory (repeatable)");
     inspect->add_option("--target", io.targets, "only these targets, e.g. gfx90a (repeatable)");
     inspect->add_flag("--json", io.json, "print JSON");
     inspect->add_option("--block-size", io.block_size,
                         "block size for kernels no plugin declares (default: their max flat workgroup size)")
-        ->check(CLI::Range(1, 1024));
+        ->check(integer(1, 1024));
     inspect->add_option("--compare", io.compare,
                         "compare with a resource baseline; exit status 1 on a regression (more registers, LDS, "
-                        "scratch or spills, fewer waves)");
-    inspect->add_option("--write-baseline", io.write_baseline, "write the figures as a baseline (make amd-baseline)");
+                        "scratch or spills, fewer waves)")
+        ->check(a_path);
+    inspect->add_option("--write-baseline", io.write_baseline, "write the figures as a baseline (make amd-baseline)")
+        ->check(a_path);
     inspect->add_flag("--isa", io.isa,
                       "also disassemble each kernel and count its instructions by class (VALU, SALU, VMEM, SMEM, LDS, "
                       "branch, waitcnt, other; exec-mask writes; total)");
@@ -100,8 +170,22 @@ CLI::App* add_inspect(CLI::App& app, platform_options& po, inspect_options& io)
 /// The exit status of what a command threw, with its message on stderr.
 int failed(const std::exception& e, int status)
 {
-    std::cerr << "error: " << e.what() << "\n";
+    std::string what = e.what(); // messages quote input shortened; this bounds what slips through
+    if (what.size() > 4096) what = what.substr(0, 4096) + "... (" + std::to_string(what.size()) + " bytes in all)";
+    std::cerr << "error: " << what << "\n";
     return status;
+}
+
+/// The first argument when it is no option and names no command, or "".
+std::string unknown_command(CLI::App& app, int argc, char** argv)
+{
+    if (argc < 2 || argv[1][0] == '-') return "";
+    std::string names;
+    for (const CLI::App* c : app.get_subcommands([](CLI::App*) { return true; })) {
+        if (c->get_name() == argv[1]) return "";
+        if (!c->get_group().empty()) names += (names.empty() ? "" : ", ") + c->get_name();
+    }
+    return "unknown command '" + shorten(argv[1]) + "' (the commands: " + names + "; wavebench --help says more)";
 }
 
 } // namespace
@@ -131,9 +215,9 @@ int main(int argc, char** argv)
     int probe_mib = 0;
     auto* probe = app.add_subcommand("probe", "Measure the machine's ceilings (memory bandwidth; the reference's speed)");
     add_platform_options(probe, po);
-    probe->add_option("--out", probe_out, "also write the measurements to this JSON file");
+    probe->add_option("--out", probe_out, "also write the measurements to this JSON file")->check(a_path);
     probe->add_option("--mib", probe_mib, "memory to stream over, in MiB (default 256 on cpu, 1024 on GPUs)")
-        ->check(CLI::Range(16, 65536));
+        ->check(integer(16, 65536));
 
     inspect_options io;
     auto* inspect = add_inspect(app, po, io);
@@ -145,6 +229,10 @@ int main(int argc, char** argv)
     worker->add_option("--device", po.device);
     worker->add_option("--warp-size", po.warp_size);
 
+    if (const std::string what = unknown_command(app, argc, argv); !what.empty()) {
+        std::cerr << "error: " << what << "\n";
+        return exit_bad_input;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -1,6 +1,8 @@
 // Planning: a suite expanded into configurations against the loaded plugins (plan.h).
 #include "harness/plan.h"
 
+#include "harness/files.h"
+
 #include <algorithm>
 #include <fnmatch.h>
 #include <set>
@@ -43,10 +45,14 @@ std::string names(const std::vector<const plugin*>& ps)
 
 } // namespace
 
-std::vector<config> plan_suite(const suite& s, const plugin_registry& plugins, const std::string& filter)
+std::vector<config> plan_suite(const suite& s, const plugin_registry& plugins, const std::string& filter,
+                               uint64_t max_configs)
 {
-    std::vector<config> out;
-    size_t group = 0;
+    // First the variants of each benchmark, checked, and how many configurations they make; then,
+    // within the limit, the configurations.
+    std::vector<std::vector<const plugin*>> chosen_of(s.benchmarks.size());
+    uint64_t total = 0;
+    auto passes = [&](const plugin* p) { return filter.empty() || fnmatch(filter.c_str(), p->name().c_str(), 0) == 0; };
     for (size_t bi = 0; bi < s.benchmarks.size(); ++bi) {
         const benchmark_spec& b = s.benchmarks[bi];
         const family& fam = *b.fam;
@@ -98,12 +104,41 @@ std::vector<config> plan_suite(const suite& s, const plugin_registry& plugins, c
             }
         }
 
+        // Saturating: a suite's axes may multiply past 2^64.
+        auto times = [](uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; };
+        uint64_t per_problem = 0;
+        for (const plugin* p : chosen) {
+            if (!passes(p)) continue;
+            uint64_t n = 1;
+            for (const auto& a : b.tunable_axes)
+                if (p->tunable(a.name)) n = times(n, a.values.size());
+            per_problem = std::min(UINT64_MAX - n, per_problem) + n;
+        }
+        uint64_t problems = 1;
+        for (const auto& a : b.family_axes) problems = times(problems, a.values.size());
+        const uint64_t n = times(problems, per_problem);
+        total = std::min(UINT64_MAX - n, total) + n;
+        chosen_of[bi] = std::move(chosen);
+    }
+    if (total > max_configs)
+        throw suite_error({s.file.string(), 0, 0},
+                          "the suite expands to " + (total == UINT64_MAX ? std::string("more than 2^64") : std::to_string(total)) +
+                              " configurations" + (filter.empty() ? "" : " (with --filter)") + ", more than the limit of " +
+                              std::to_string(max_configs) + ": shorten its lists, or raise the limit with --max-configs N");
+
+    std::vector<config> out;
+    size_t group = 0;
+    for (size_t bi = 0; bi < s.benchmarks.size(); ++bi) {
+        const benchmark_spec& b = s.benchmarks[bi];
+        const family& fam = *b.fam;
+        const std::vector<const plugin*>& chosen = chosen_of[bi];
         std::vector<const axis*> fam_axes;
         for (const auto& a : b.family_axes) fam_axes.push_back(&a);
         for_each_combination(fam_axes, [&](const param_map& fp) {
             if (std::string why = fam.check(fp); !why.empty())
                 throw suite_error(b.pos, "impossible parameters (" + params_text(fp, {}) + "): " + why);
             for (const plugin* p : chosen) {
+                if (!passes(p)) continue;
                 std::vector<const axis*> tun_axes;
                 for (const auto& a : b.tunable_axes)
                     if (p->tunable(a.name)) tun_axes.push_back(&a);
@@ -122,10 +157,8 @@ std::vector<config> plan_suite(const suite& s, const plugin_registry& plugins, c
             ++group;
         });
     }
-    if (!filter.empty()) {
-        std::erase_if(out, [&](const config& c) { return fnmatch(filter.c_str(), c.plug->name().c_str(), 0) != 0; });
-        if (out.empty()) throw std::runtime_error("--filter '" + filter + "' matches no configuration of the suite");
-    }
+    if (!filter.empty() && out.empty())
+        throw std::runtime_error("--filter '" + shorten(filter) + "' matches no configuration of the suite");
     return out;
 }
 

@@ -11,6 +11,9 @@
 
 namespace wb {
 
+/// The most configurations a suite may expand to unless --max-configs says more.
+inline constexpr uint64_t default_max_configs = 100000;
+
 /// One configuration: a plugin with all its parameters resolved.
 struct config {
     size_t benchmark = 0;   // index in the suite
@@ -24,7 +27,9 @@ struct config {
 /// Expands the suite into configurations, the family's baseline and library first at each problem.
 /// Throws suite_error for names or values that do not fit the plugins, and std::runtime_error
 /// when `filter` (a glob over "family/variant") matches nothing.
-std::vector<config> plan_suite(const suite& s, const plugin_registry& plugins, const std::string& filter = "");
+/// More than `max_configs` configurations is a suite_error that says how many, before any is made.
+std::vector<config> plan_suite(const suite& s, const plugin_registry& plugins, const std::string& filter = "",
+                               uint64_t max_configs = default_max_configs);
 
 /// "n=1048576 block_size=256": family parameters, then tunables.
 std::string params_text(const param_map& family_params, const param_map& tunables);

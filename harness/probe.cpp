@@ -1,5 +1,6 @@
 #include "harness/probe.h"
 
+#include "harness/files.h"
 #include "harness/report.h"
 
 #include "core/random.h"
@@ -14,7 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <fstream>
+#include <iostream>
 #include <thread>
 
 namespace wb {
@@ -257,10 +258,8 @@ fs::path ceiling_cache_path(const platform& p)
 
 std::optional<ceilings> load_ceilings(const platform& p)
 {
-    std::ifstream in(ceiling_cache_path(p));
-    if (!in) return std::nullopt;
     try {
-        const auto j = nlohmann::json::parse(in);
+        const auto j = nlohmann::json::parse(read_input(ceiling_cache_path(p), "ceiling cache", text_input_limit));
         if (j.value("probe_version", 0) != probe_version) return std::nullopt;
         ceilings c;
         for (const auto& [k, v] : j.at("ceilings").items())
@@ -274,17 +273,22 @@ std::optional<ceilings> load_ceilings(const platform& p)
 
 void save_ceilings(const platform& p, const probe_report& r)
 {
-    const fs::path path = ceiling_cache_path(p);
-    std::error_code ec;
-    fs::create_directories(path.parent_path(), ec);
-    std::ofstream out(path);
-    out << nlohmann::json{{"probe_version", probe_version},
-                          {"platform", p.name()},
-                          {"device", p.device().name},
-                          {"ceilings", ceilings_json(r.values)},
-                          {"details", r.details}}
-               .dump(2)
-        << "\n";
+    write_json(ceiling_cache_path(p), {{"probe_version", probe_version},
+                                       {"platform", p.name()},
+                                       {"device", p.device().name},
+                                       {"ceilings", ceilings_json(r.values)},
+                                       {"details", r.details}});
+}
+
+void cache_ceilings(const platform& p, const probe_report& r, std::ostream& os)
+{
+    try {
+        save_ceilings(p, r);
+        os << "ceilings cached in " << ceiling_cache_path(p).string() << " (--reprobe measures them again)\n";
+    } catch (const std::exception& e) {
+        std::cerr << "warning: the ceilings were not cached, and will be measured again next time: " << e.what()
+                  << " (WAVEBENCH_CACHE_DIR names another folder)\n";
+    }
 }
 
 } // namespace wb

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <iosfwd>
 #include <optional>
 
 namespace wb {
@@ -26,8 +27,13 @@ probe_report probe(const std::shared_ptr<platform>& p, size_t bytes);
 
 /// Where the ceilings of this platform and device are cached.
 std::filesystem::path ceiling_cache_path(const platform& p);
+/// None when there is no cache, or one that cannot be read or is of another probe version.
 std::optional<ceilings> load_ceilings(const platform& p);
+/// Throws file_error (with the reason) when the cache cannot be written.
 void save_ceilings(const platform& p, const probe_report& r);
+/// Saves them, and says where on `os`; or, when they cannot be written, warns on stderr that
+/// they were not cached, and why.
+void cache_ceilings(const platform& p, const probe_report& r, std::ostream& os);
 
 /// Now, as "2026-11-22T10:00:00Z".
 std::string utc_now();

@@ -1,6 +1,7 @@
 // `wavebench probe`: the machine's ceilings measured, cached for `run`, printed, and with --out
 // written to a JSON file.
 #include "harness/commands.h"
+#include "harness/files.h"
 #include "harness/probe.h"
 #include "harness/report.h"
 
@@ -10,12 +11,13 @@ namespace wb {
 
 int probe_command(const platform_options& po, const std::string& out, int mib)
 {
+    if (!out.empty()) check_output(out, "--out", {});
     auto p = open_platform(po);
     std::cout << "probing " << device_line(*p) << "\n\n";
     const probe_report r = probe(p, size_t(mib) << 20);
-    save_ceilings(*p, r);
     for (const auto& line : r.summary) std::cout << "  " << line << "\n";
-    std::cout << "\ncached in " << ceiling_cache_path(*p).string() << "\n";
+    std::cout << "\n";
+    cache_ceilings(*p, r, std::cout);
     if (!out.empty()) {
         write_json(out, {{"tool_version", tool_version},
                          {"measured", utc_now()},

@@ -1,9 +1,10 @@
 #include "harness/report.h"
 
+#include "harness/files.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iomanip>
 #include <map>
 #include <ostream>
@@ -169,18 +170,8 @@ nlohmann::json results_document(const run_context& ctx, const std::vector<result
 
 void write_json(const std::filesystem::path& path, const nlohmann::json& doc)
 {
-    std::error_code ec;
-    if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-    const std::filesystem::path tmp = path.string() + ".partial";
-    {
-        std::ofstream out(tmp);
-        if (!out) throw std::runtime_error("cannot write " + tmp.string());
-        // Plugins' messages are not promised to be UTF-8: replace what is not, never give up.
-        out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-        out.close();
-        if (!out) throw std::runtime_error("writing " + tmp.string() + " failed (disk full?)");
-    }
-    std::filesystem::rename(tmp, path);
+    // Plugins' messages are not promised to be UTF-8: replace what is not, never give up.
+    write_output(path, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 std::string format_ms(double ms)

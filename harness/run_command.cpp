@@ -1,6 +1,7 @@
 // `wavebench run`: a suite planned on the platform (or only listed, with --dry-run), measured
 // configuration by configuration into the console table and the results JSON, then summed up.
 #include "harness/commands.h"
+#include "harness/files.h"
 #include "harness/probe.h"
 #include "harness/report.h"
 #include "harness/interrupt.h"
@@ -21,11 +22,10 @@ ceilings get_ceilings(const std::shared_ptr<platform>& p, bool reprobe)
 {
     if (!reprobe)
         if (auto c = load_ceilings(*p)) return *c;
-    std::cerr << "measuring the ceilings of " << p->device().name << " (once; cached in "
-              << ceiling_cache_path(*p).string() << ", --reprobe measures again)\n";
+    std::cerr << "measuring the ceilings of " << p->device().name << " (once: they are cached)\n";
     try {
         probe_report r = probe(p, 0);
-        save_ceilings(*p, r);
+        cache_ceilings(*p, r, std::cerr);
         return r.values;
     } catch (const std::exception& e) {
         std::cerr << "warning: no ceilings, so no fraction_of_ceiling: " << e.what() << "\n";
@@ -119,7 +119,7 @@ int run_command(const platform_options& po, const run_options& o, const std::str
     }
     warn_rejections(reg);
 
-    const std::vector<config> configs = plan_suite(s, reg, o.filter);
+    const std::vector<config> configs = plan_suite(s, reg, o.filter, o.max_configs);
     if (o.dry_run) return print_plan(configs, o.suite_file, *p);
     const ceilings c = o.no_ceilings ? ceilings{} : get_ceilings(p, o.reprobe);
     runner r(*exec, c);
@@ -140,6 +140,9 @@ int run_command(const platform_options& po, const run_options& o, const std::str
     ctx.isolation = exec->describe();
     warn_contradictions(ctx.settings, std::cerr);
     const std::filesystem::path out = o.out.empty() ? default_out(s.name, p->name()) : o.out;
+    std::vector<std::filesystem::path> inputs = files;
+    if (o.suite_file != "-") inputs.emplace_back(o.suite_file);
+    check_output(out, "--out", inputs);
     write_json(out, results_document(ctx, {}, false)); // fails now, not after an hour of measuring
 
     std::set<std::string> used; // the ceilings this suite's families report against

@@ -2,6 +2,8 @@
 // line and column.
 #include "harness/suite.h"
 
+#include "harness/files.h"
+
 // Toml++ 3.3 asserts some preconditions that malformed text breaks ("[{", "[5,}", "T+7:3": its
 // issue 294 and others), then reports the error anyway, as a g++ release build (without the
 // assertions) does. They are left out of every build: a debug build would abort on such a suite.
@@ -59,12 +61,52 @@ struct parser {
         return *n.value<std::string>();
     }
 
+    /// The suite's name: it names the results file, so a name and not a path.
+    std::string name(const toml::node& n, const std::string& key) const
+    {
+        std::string v = string(n, key);
+        const bool ok = !v.empty() && v.size() <= 64 && v.front() != '.' &&
+                        std::all_of(v.begin(), v.end(), [](char c) {
+                            return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+                        });
+        if (!ok)
+            fail(n, "'" + key + "' = '" + shorten(v) + "' is not a name: 1 to 64 letters, digits, '-', '_' or '.', "
+                                                        "not starting with '.' (it names the results file)");
+        return v;
+    }
+
+    /// A string value that messages and tables show whole: printable ASCII, at most 256 characters.
+    std::string short_text(const toml::node& n, const std::string& key) const
+    {
+        std::string v = string(n, key);
+        if (v.size() > 256 || std::any_of(v.begin(), v.end(), [](char c) { return c < 0x20 || c > 0x7e; }))
+            fail(n, "'" + key + "' = '" + shorten(v) + "': a value here is printable ASCII, at most 256 characters");
+        return v;
+    }
+
+    static bool is_identifier(const std::string& k)
+    {
+        auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+        return !k.empty() && k.size() <= 64 && !std::isdigit(static_cast<unsigned char>(k[0])) &&
+               std::all_of(k.begin(), k.end(), word);
+    }
+
+    /// Free text (a description): bounded, and no control characters, which a terminal would obey.
+    std::string text(const toml::node& n, const std::string& key) const
+    {
+        std::string v = string(n, key);
+        if (v.size() > 4096) fail(n, "'" + key + "' is " + std::to_string(v.size()) + " bytes long: at most 4096");
+        if (std::any_of(v.begin(), v.end(), [](char c) { return (c >= 0 && c < 0x20 && c != '\n' && c != '\t') || c == 0x7f; }))
+            fail(n, "'" + key + "' holds a control character: '" + shorten(v) + "'");
+        return v;
+    }
+
     void suite_table(const toml::table& t, suite& s) const
     {
         for (const auto& [k, v] : t) {
             const std::string key(k.str());
-            if (key == "name") s.name = string(v, key);
-            else if (key == "description") s.description = string(v, key);
+            if (key == "name") s.name = name(v, key);
+            else if (key == "description") s.description = text(v, key);
             else if (key == "repetitions") s.settings.repetitions = int(integer(v, key, 1, 1000000));
             else if (key == "warmup") s.settings.warmup = int(integer(v, key, 0, 1000000));
             else if (key == "seed") s.settings.seed = uint64_t(integer(v, key, 0, INT64_MAX));
@@ -74,7 +116,7 @@ struct parser {
             else if (key == "verify_every") s.settings.verify_every = int(integer(v, key, 1, 1000000));
             else if (key == "timeout_s") s.settings.timeout_s = real(v, key, 0.1, 86400 * 7);
             else
-                throw suite_error(pos(k), "unknown key '" + key +
+                throw suite_error(pos(k), "unknown key '" + shorten(key) +
                                               "' in [suite] (known: name, description, repetitions, warmup, seed, "
                                               "min_time_s, max_samples, max_time_s, verify_every, timeout_s)");
         }
@@ -88,7 +130,7 @@ struct parser {
         auto add = [&](const toml::node& e) {
             if (e.is_integer()) a.values.push_back({*e.value<int64_t>(), pos(e)});
             else if (e.is_floating_point()) a.values.push_back({*e.value<double>(), pos(e)});
-            else if (e.is_string()) a.values.push_back({*e.value<std::string>(), pos(e)});
+            else if (e.is_string()) a.values.push_back({short_text(e, key), pos(e)});
             else fail(e, "'" + key + "' takes integers, reals or strings (a value or a list of them)");
         };
         if (const toml::array* arr = n.as_array()) {
@@ -121,13 +163,16 @@ struct parser {
         const toml::node* fam = t.get("family");
         if (!fam) fail(t, "[[benchmark]] needs a 'family' (one of: " + family_names() + ")");
         b.fam = find_family(string(*fam, "family"));
-        if (!b.fam) fail(*fam, "unknown family '" + *fam->value<std::string>() + "' (known: " + family_names() + ")");
+        if (!b.fam) fail(*fam, "unknown family '" + shorten(*fam->value<std::string>()) + "' (known: " + family_names() + ")");
         for (const auto& [k, v] : t) {
             const std::string key(k.str());
             if (key == "family") continue;
+            if (!is_identifier(key))
+                throw suite_error(pos(k), "'" + shorten(key) + "' is not a parameter name: a letter or '_', then letters, "
+                                                              "digits or '_', at most 64 in all");
             if (key == "variants") {
                 auto add = [&](const toml::node& e) {
-                    b.variants.push_back(string(e, "variants"));
+                    b.variants.push_back(short_text(e, "variants"));
                     b.variant_pos.push_back(pos(e));
                 };
                 if (const toml::array* arr = v.as_array()) {
@@ -139,7 +184,7 @@ struct parser {
                 continue;
             }
             if (v.is_table() || v.is_array_of_tables())
-                fail(v, "'" + key + "' is a table; a benchmark's keys are family parameters and tunables");
+                fail(v, "'" + shorten(key) + "' is a table; a benchmark's keys are family parameters and tunables");
             const param_spec* spec = nullptr;
             for (const auto& p : b.fam->params)
                 if (p.name == key) spec = &p;
@@ -286,7 +331,7 @@ suite parse_suite(std::string_view text, const std::string& file)
             if (!v.is_array_of_tables()) p.fail(v, "'benchmark' must be an array of tables: [[benchmark]]");
             for (const auto& b : *v.as_array()) s.benchmarks.push_back(p.benchmark(*b.as_table()));
         } else {
-            throw suite_error(p.pos(k), "unknown key '" + key + "' (a suite has [suite] and [[benchmark]] tables)");
+            throw suite_error(p.pos(k), "unknown key '" + shorten(key) + "' (a suite has [suite] and [[benchmark]] tables)");
         }
     }
     if (s.benchmarks.empty()) throw suite_error({file, 1, 1}, "the suite has no [[benchmark]] table: nothing to run");
@@ -295,11 +340,16 @@ suite parse_suite(std::string_view text, const std::string& file)
 
 suite parse_suite_file(const std::filesystem::path& file)
 {
-    std::ifstream in(file);
-    if (!in) throw suite_error({file.string(), 0, 0}, "cannot read the suite file");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return parse_suite(ss.str(), file.string());
+    const std::string name = file == "-" ? "<stdin>" : file.string();
+    std::string text;
+    try {
+        text = read_input(file, "suite file", text_input_limit);
+    } catch (const file_error& e) {
+        throw suite_error({}, e.what()); // it names the file
+    }
+    suite s = parse_suite(text, name);
+    if (file == "-" && s.name == "<stdin>") s.name = "stdin";
+    return s;
 }
 
 } // namespace wb

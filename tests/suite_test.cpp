@@ -106,11 +106,11 @@ BOOST_AUTO_TEST_CASE(text_that_tomlplusplus_3_3_cannot_take_is_an_error)
     CHECK_ERROR("[suite]\ndescription = \"\"\"\\\u00e9\"\"\"\n" + bench, "2:19:", "no escape sequence");
     // The same characters in strings and comments, after a byte-order mark, are read.
     const std::string text = "\xEF\xBB\xBF# caf\u00e9 [{\n[suite]\n"
-                             "description = \"\"\"r\u00e9duction \\\n  [{ and\n[+1]\"\"\"\nname = '[{' # \u00e9\n" +
+                             "description = \"\"\"r\u00e9duction \\\n  [{ and\n[+1]\"\"\"\nname = 'q' # \u00e9\n" +
                              bench + "n = [\n  1, # [{\n  2]\n";
     const auto s = parse_suite(text, "s.toml");
     BOOST_CHECK_EQUAL(s.description, "r\u00e9duction [{ and\n[+1]");
-    BOOST_CHECK_EQUAL(s.name, "[{");
+    BOOST_CHECK_EQUAL(s.name, "q");
 }
 
 BOOST_AUTO_TEST_CASE(families_must_exist)
@@ -126,7 +126,8 @@ BOOST_AUTO_TEST_CASE(an_unreadable_file_is_named)
         wb::parse_suite_file("/nonexistent/suite.toml");
         BOOST_FAIL("no error");
     } catch (const suite_error& e) {
-        BOOST_CHECK_EQUAL(std::string(e.what()), "/nonexistent/suite.toml: cannot read the suite file");
+        BOOST_CHECK_EQUAL(std::string(e.what()),
+                          "cannot read the suite file '/nonexistent/suite.toml': No such file or directory");
     }
 }
 
@@ -154,6 +155,21 @@ struct with_plugins {
     std::shared_ptr<wb::platform> p;
     wb::plugin_registry reg;
 };
+
+BOOST_FIXTURE_TEST_CASE(a_suite_is_counted_against_the_limit_before_it_expands, with_plugins)
+{
+    // 3 sizes x (2 block sizes of atomic + 2 of tree) = 12 configurations.
+    const auto s = parse_suite(bench + "variants = [\"atomic\", \"tree\"]\nn = [1, 2, 3]\nblock_size = [64, 128]\n", "s.toml");
+    BOOST_CHECK_EQUAL(wb::plan_suite(s, reg, "", 12).size(), 12u);
+    try {
+        wb::plan_suite(s, reg, "", 11);
+        BOOST_FAIL("no error");
+    } catch (const suite_error& e) {
+        BOOST_CHECK_NE(std::string(e.what()).find("expands to 12 configurations, more than the limit of 11"),
+                       std::string::npos);
+    }
+    BOOST_CHECK_EQUAL(wb::plan_suite(s, reg, "reduce/atomic", 6).size(), 6u); // the filter counts
+}
 
 BOOST_FIXTURE_TEST_CASE(planning_checks_variants_and_tunables, with_plugins)
 {

@@ -1,0 +1,47 @@
+// A command's inputs and outputs, neither trusted. Inputs (suites, baselines, code objects) are
+// read only from regular files, or "-" for standard input, up to a limit: a device, a FIFO or a
+// directory is refused before anything is read. Outputs are written to a temporary file beside
+// them and renamed into place, never over an input of the same command, and leave nothing behind
+// when they fail. Every error names the file and gives the operating system's reason.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace wb {
+
+/// What a file may weigh, by what it is for.
+inline constexpr uint64_t text_input_limit = uint64_t(16) << 20;   // a suite, a baseline, a cache
+inline constexpr uint64_t binary_input_limit = uint64_t(4) << 30;  // a .so or code object to inspect
+
+/// A file that cannot be read or written; the message names it and says why.
+struct file_error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// The bytes of `path` ("-": standard input). `what` names it in messages ("suite file").
+/// Throws file_error for an empty path, a file that is not a regular file, one larger than
+/// `limit`, or one that cannot be opened or read.
+std::string read_input(const std::filesystem::path& path, std::string_view what, uint64_t limit);
+
+/// Throws file_error unless `out` may be written as `what` ("--out"): not empty, not an existing
+/// directory or other non-regular file, and not the same file as any of `inputs`.
+void check_output(const std::filesystem::path& out, std::string_view what,
+                  const std::vector<std::filesystem::path>& inputs);
+
+/// Writes `text` to `path` (its folder created): a temporary file in the same folder, renamed over
+/// `path` once complete. On failure the temporary is removed and file_error gives the reason.
+void write_output(const std::filesystem::path& path, std::string_view text);
+
+/// `s` as a message may quote it: bytes that are not printable ASCII as \xNN, and at most `max`
+/// characters of it, with the length of what was cut.
+std::string shorten(std::string_view s, size_t max = 80);
+
+/// strerror(errno) of `err`, for messages.
+std::string os_reason(int err);
+
+} // namespace wb
