@@ -161,6 +161,50 @@ class Inputs(unittest.TestCase):
                     self.assertIn("is not a name", p.stderr)
 
 
+class MutatedSuites(unittest.TestCase):
+    def test_mutated_suites_end_with_a_plan_or_a_bounded_message(self):
+        """300 mutations of the tree's suites (fixed seed): each ends at once, with a plan (0) or a
+        bad-input error (2) that names the file; never a crash, a hang or an unbounded message."""
+        import random
+        rng = random.Random(13)
+        seeds = []
+        for f in sorted(glob.glob(os.path.join(SOURCE, "suites", "*.toml"))):
+            with open(f, "rb") as text:
+                seeds.append(text.read())
+        pieces = [b"[", b"]", b"[[benchmark]]", b"=", b"\"", b"'", b"\n", b",", b"{", b"}", b"1e999", b"-1",
+                  b"9223372036854775808", b"\x00", b"\xff", b"\xe9", b"\\u0000", b"nan", b"inf", b"\x1b[2J"]
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "mutant.toml")
+            for i in range(300):
+                data = bytearray(rng.choice(seeds))
+                for _ in range(rng.randint(1, 4)):
+                    at = rng.randrange(len(data))
+                    op = rng.randrange(4)
+                    if op == 0:
+                        data[at] = rng.randrange(256)
+                    elif op == 1:
+                        data[at:at] = rng.choice(pieces)
+                    elif op == 2:
+                        del data[at:at + rng.randint(1, 40)]
+                    else:  # a line repeated: lists grow, keys repeat
+                        start = data.rfind(b"\n", 0, at) + 1
+                        end = data.find(b"\n", at) + 1 or len(data)
+                        data[end:end] = data[start:end] * rng.randint(1, 3)
+                with open(path, "wb") as f:
+                    f.write(data)
+                p = subprocess.run([WB, "run", path, "--platform", "cpu", "--dry-run"], capture_output=True,
+                                   timeout=60, env=dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache")))
+                err = p.stderr.decode("utf-8", "replace")
+                with self.subTest(mutant=i):
+                    self.assertIn(p.returncode, (0, 2), err[-500:])
+                    self.assertLess(len(err), 5000)
+                    self.assertFalse(re.search(r"[\x00-\x08\x0b-\x1f\x7f]", err), repr(err[:300]))
+                    if p.returncode == 2:
+                        self.assertIn(path, err)
+                    else:
+                        self.assertIn(b"configurations", p.stdout)
+
+
 class Outputs(unittest.TestCase):
     def leftovers(self, d):
         return [f for f in os.listdir(d) if ".partial" in f]
