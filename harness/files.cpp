@@ -64,6 +64,36 @@ std::string shorten(std::string_view s, size_t max)
     return out;
 }
 
+bool printable_text(std::string_view s)
+{
+    for (size_t i = 0; i < s.size();) {
+        const auto b = static_cast<unsigned char>(s[i]);
+        // The sequence's length and smallest code point (a longer form of a smaller one is invalid).
+        const int n = b < 0x80 ? 1 : (b & 0xe0) == 0xc0 ? 2 : (b & 0xf0) == 0xe0 ? 3 : (b & 0xf8) == 0xf0 ? 4 : 0;
+        if (n == 0 || i + size_t(n) > s.size()) return false;
+        char32_t c = n == 1 ? b : b & (0x7f >> n);
+        for (int k = 1; k < n; ++k) {
+            const auto cont = static_cast<unsigned char>(s[i + size_t(k)]);
+            if ((cont & 0xc0) != 0x80) return false;
+            c = c << 6 | (cont & 0x3f);
+        }
+        static constexpr char32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (c < least[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) return false;
+        // Controls, and what moves or reorders the text around it: line and paragraph separators,
+        // bidirectional embeddings, overrides and isolates.
+        if (c < 0x20 || (c >= 0x7f && c < 0xa0) || c == 0x2028 || c == 0x2029 || (c >= 0x202a && c <= 0x202e) ||
+            (c >= 0x2066 && c <= 0x2069))
+            return false;
+        i += size_t(n);
+    }
+    return true;
+}
+
+std::string shown(std::string_view s, size_t max)
+{
+    return s.size() <= max && printable_text(s) ? std::string(s) : shorten(s, max);
+}
+
 std::string read_input(const fs::path& path, std::string_view what, uint64_t limit)
 {
     const std::string name = std::string(what) + " '" + shorten(path.string(), 200) + "'";

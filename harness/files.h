@@ -2,7 +2,8 @@
 // read only from regular files, or "-" for standard input, up to a limit: a device, a FIFO or a
 // directory is refused before anything is read. Outputs are written to a temporary file beside
 // them and renamed into place, never over an input of the same command, and leave nothing behind
-// when they fail. Every error names the file and gives the operating system's reason.
+// when they fail. Every error names the file and gives the operating system's reason. And what
+// input a message quotes is shown bounded and printable (shorten, shown).
 #pragma once
 
 #include <cstdint>
@@ -40,6 +41,12 @@ void write_output(const std::filesystem::path& path, std::string_view text);
 /// `s` as a message may quote it: bytes that are not printable ASCII as \xNN, and at most `max`
 /// characters of it, with the length of what was cut.
 std::string shorten(std::string_view s, size_t max = 80);
+
+/// Whether `s` is valid UTF-8 without control characters (C0, DEL, C1, line and bidi controls).
+bool printable_text(std::string_view s);
+/// `s` as a message may show it: itself where it is printable text of at most `max` bytes, else
+/// shorten(s, max).
+std::string shown(std::string_view s, size_t max);
 
 /// strerror(errno) of `err`, for messages.
 std::string os_reason(int err);

@@ -60,6 +60,26 @@ struct rejection {
     std::string reason;
 };
 
+/// What a descriptor may declare (check_declaration): longer strings, or more entries, are taken
+/// for a garbled descriptor rather than shown or used.
+namespace declaration_limits {
+inline constexpr size_t name = 64;         // variant, family, platform and tunable names
+inline constexpr size_t kernel_name = 256; // a kernel's C++ name, template arguments and all
+inline constexpr size_t text = 1024;       // summary, seed, a tunable's help
+inline constexpr size_t reason = 2048;     // a rejection's reason as a worker or dlerror() gives it
+inline constexpr uint32_t kernels = 256, tunables = 256, allowed = 4096;
+} // namespace declaration_limits
+
+/// "" when `s` is a name: 1 to declaration_limits::name letters, digits and '_' (what existing
+/// plugins use). Else why not, `what` naming the field ("variant name") and `s` quoted.
+std::string check_name(std::string_view what, std::string_view s);
+
+/// "" when what `p` declares may be shown and used: printable strings within the limits, names
+/// that are names, kernels whose tunables it declares, tunables whose defaults they allow. Else
+/// why not, naming the field: "its variant name is not printable: 'ab\x07c'". The one check of a
+/// declaration, read from a descriptor here or received from a worker (add_declared).
+std::string check_declaration(const plugin& p);
+
 /// Checks a tunable value; returns "" when allowed, else why not ("must be a power of two ...").
 std::string check_tunable(const tunable_decl& t, int64_t v);
 /// "32..1024, powers of two" / "1, 2, 4" / "0..67108864".
@@ -73,9 +93,11 @@ public:
 
     /// Loads every *.so in `dir` (and in dir/<platform>/ when that exists), sorted by name.
     void add_directory(const std::filesystem::path& dir);
-    /// Loads one plugin file (runs its code: only in a worker, or with --in-process).
+    /// Loads one plugin file (runs its code: only in a worker, or with --in-process), once its
+    /// bytes pass check_plugin_file (harness/plugin_file.h).
     void add_file(const std::filesystem::path& file);
-    /// Adds a plugin another process loaded (its declarations only), or a rejection.
+    /// Adds a plugin another process loaded (its declarations only), or a rejection: one that
+    /// fails check_declaration, or a second of the same name.
     void add_declared(plugin p);
     void reject(const std::filesystem::path& p, std::string why) { rejections_.push_back({p, std::move(why)}); }
 

@@ -2,6 +2,7 @@
 // baseline, the library and the ceiling (runner.h).
 #include "harness/runner.h"
 
+#include "harness/files.h"
 #include "harness/interrupt.h"
 #include "harness/measure.h"
 
@@ -16,6 +17,7 @@ std::vector<result> runner::run(const std::vector<config>& configs, const run_se
         if (i > 0 && c.group != configs[i - 1].group) begin = results.size();
         const family& fam = *c.plug->fam;
         result& r = results.emplace_back(executor_.measure(c, settings));
+        r.message = shown(r.message, 4096); // a plugin's words: printable and bounded on the console and in JSON
         if (amd_static_) amd_figures_.attach(c, r.kernels);
         if (r.st == status::verified && r.time_ms.median > 0)
             if (auto it = ceilings_.find(fam.metric.ceiling); it != ceilings_.end() && it->second.value > 0)

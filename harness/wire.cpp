@@ -1,6 +1,7 @@
 // The messages between the harness and its workers (wire.h).
 #include "harness/wire.h"
 
+#include <limits>
 #include <stdexcept>
 
 namespace wb::wire {
@@ -18,10 +19,34 @@ json to_json(const plugin& p)
             {"path", p.path.string()}, {"kernels", kernels}, {"tunables", tunables}};
 }
 
+namespace {
+
+/// An integer a worker sent, as T: a JSON integer within T's range (a real converted out of range
+/// would be undefined behaviour).
+template <class T> T integer(const json& v)
+{
+    const bool fits = v.is_number_integer() && !(v.is_number_unsigned() && v.get<uint64_t>() > INT64_MAX) &&
+                      v.get<int64_t>() >= std::numeric_limits<T>::min() &&
+                      v.get<int64_t>() <= std::numeric_limits<T>::max();
+    if (!fits)
+        throw std::runtime_error(
+            std::string("a worker sent a plugin with ") +
+            (v.is_number_integer() ? "an integer out of range" : std::string("a ") + v.type_name()) +
+            " where an integer belongs");
+    return T(v.get<int64_t>());
+}
+
+} // namespace
+
 plugin plugin_from(const json& j)
 {
+    // A worker runs plugin code: what it sends is read with at() (a missing field throws) and
+    // checked for its type, and the family is named only once it is a name. What the fields say
+    // is check_declaration's (add_declared), as for a plugin loaded here.
     plugin p;
     const std::string fam = j.at("family");
+    if (const std::string why = check_name("family name", fam); !why.empty())
+        throw std::runtime_error("a worker sent a plugin that is refused: " + why);
     p.fam = find_family(fam);
     if (!p.fam) throw std::runtime_error("a worker sent a plugin of unknown family '" + fam + "'");
     p.variant = j.at("variant");
@@ -29,9 +54,14 @@ plugin plugin_from(const json& j)
     p.seed = j.at("seed");
     p.path = j.at("path").get<std::string>();
     for (const auto& k : j.at("kernels"))
-        p.kernels.push_back({k[0], k[1], k[2], k[3], k[4], k[5]});
-    for (const auto& t : j.at("tunables"))
-        p.tunables.push_back({t[0], t[1], t[2], t[3], t[4], t[5], t[6].get<std::vector<int64_t>>()});
+        p.kernels.push_back(
+            {k.at(0), k.at(1), integer<int>(k.at(2)), integer<int>(k.at(3)), k.at(4), integer<int64_t>(k.at(5))});
+    for (const auto& t : j.at("tunables")) {
+        std::vector<int64_t> allowed;
+        for (const auto& v : t.at(6)) allowed.push_back(integer<int64_t>(v));
+        p.tunables.push_back({t.at(0), t.at(1), integer<int64_t>(t.at(2)), integer<int64_t>(t.at(3)),
+                              integer<int64_t>(t.at(4)), t.at(5), std::move(allowed)});
+    }
     return p;
 }
 

@@ -1,6 +1,7 @@
 // Worker processes and their supervision (worker.h).
 #include "harness/worker.h"
 
+#include "harness/files.h"
 #include "harness/interrupt.h"
 #include "harness/measure.h"
 #include "harness/report.h"
@@ -60,9 +61,11 @@ int high(int fd)
     return moved;
 }
 
+constexpr size_t max_answer_bytes = size_t(64) << 20; // the longest line a worker may answer
+
 std::string last_line_note(const std::string& line)
 {
-    return line.empty() ? "" : "; its last line on stderr: " + line;
+    return line.empty() ? "" : "; its last line on stderr: " + shown(line, 400);
 }
 
 } // namespace
@@ -222,6 +225,10 @@ void worker_process::drain_output(int timeout_ms)
         output_buf_.append(buf, size_t(n));
         for (size_t nl; (nl = output_buf_.find('\n')) != std::string::npos; output_buf_.erase(0, nl + 1))
             if (nl > 0) last_line_ = output_buf_.substr(0, std::min<size_t>(nl, 400));
+        if (output_buf_.size() > 65536) { // a line without end: its start is kept, the rest passed on only
+            last_line_ = output_buf_.substr(0, 400);
+            output_buf_.clear();
+        }
     }
     std::cerr.flush();
 }
@@ -229,27 +236,29 @@ void worker_process::drain_output(int timeout_ms)
 worker_process::outcome worker_process::wait(json& answer, clock::time_point deadline,
                                              const std::function<clock::time_point(const progress&, clock::time_point)>& extend)
 {
+    auto end = [&](outcome how, bool kill_it, bool garbled) {
+        garbled_ = garbled_ || garbled;
+        if (kill_it) kill(pid_, SIGKILL);
+        reap();
+        drain_output(100);
+        return how;
+    };
     for (;;) {
-        if (const size_t nl = answer_buf_.find('\n'); nl != std::string::npos) {
+        const size_t nl = answer_buf_.find('\n', answer_scanned_);
+        answer_scanned_ = nl == std::string::npos ? answer_buf_.size() : 0;
+        if (nl != std::string::npos) {
             // Only the worker's own code writes fd 3, but a plugin can write anything anywhere:
             // what does not parse ends the worker like a crash.
             answer = json::parse(answer_buf_.substr(0, nl), nullptr, false);
             answer_buf_.erase(0, nl + 1);
             if (!answer.is_discarded()) return outcome::answered;
-            garbled_ = true;
-            kill(pid_, SIGKILL);
-            reap();
-            drain_output(100);
-            return outcome::died;
+            return end(outcome::died, true, true);
         }
+        // No answer is this long: something writes without end where the worker answers.
+        if (answer_buf_.size() > max_answer_bytes) return end(outcome::died, true, true);
         if (extend) deadline = extend(*progress_, deadline);
         const auto now = clock::now();
-        if (now >= deadline) {
-            kill(pid_, SIGKILL);
-            reap();
-            drain_output(100);
-            return outcome::timed_out;
-        }
+        if (now >= deadline) return end(outcome::timed_out, true, false);
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
         pollfd p[2] = {{answers_, POLLIN, 0}, {output_, POLLIN, 0}};
         const int n = ::poll(p, 2, int(std::clamp<long long>(left, 1, 1000)));
@@ -263,9 +272,7 @@ worker_process::outcome worker_process::wait(json& answer, clock::time_point dea
                 answer_buf_.append(buf, size_t(got));
                 continue;
             }
-            reap(); // the answer pipe ended: the worker is gone
-            drain_output(100);
-            return outcome::died;
+            return end(outcome::died, false, false); // the answer pipe ended: the worker is gone
         }
     }
 }
@@ -325,12 +332,27 @@ bool worker_executor::start(std::vector<fs::path> files, plugin_registry* regist
         json catalog;
         const auto how = worker_->wait(catalog, worker_process::clock::now() + load_limit, extend);
         if (how == worker_process::outcome::answered) try {
+            // The worker ran the plugins' code: it names only files it was asked to load, each
+            // declaration passes check_declaration as one loaded here would (add_declared), and a
+            // reason is shown only printable and bounded.
+            const auto asked = [&files](const json& path) {
+                const fs::path f = path.get<std::string>();
+                if (std::find(files.begin(), files.end(), f) == files.end())
+                    throw std::runtime_error("it names a file it was not asked to load: '" +
+                                             shorten(f.string(), 200) + "'");
+                return f;
+            };
             if (registry) {
-                for (const auto& p : catalog.at("plugins")) registry->add_declared(wire::plugin_from(p));
-                for (const auto& r : catalog.at("rejected")) registry->reject(r.at("path").get<std::string>(), r.at("reason"));
+                for (const auto& p : catalog.at("plugins")) {
+                    asked(p.at("path"));
+                    registry->add_declared(wire::plugin_from(p));
+                }
+                for (const auto& r : catalog.at("rejected"))
+                    registry->reject(asked(r.at("path")),
+                                     shown(r.at("reason").get<std::string>(), declaration_limits::reason));
             }
             loaded_.clear();
-            for (const auto& p : catalog.at("plugins")) loaded_.emplace_back(p.at("path").get<std::string>());
+            for (const auto& p : catalog.at("plugins")) loaded_.push_back(asked(p.at("path")));
             start_ms_.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
             return true;
         } catch (const std::exception& e) {
@@ -353,7 +375,12 @@ bool worker_executor::start(std::vector<fs::path> files, plugin_registry* regist
             why = "loading " + files[size_t(at)].string() + " again " + (how == worker_process::outcome::timed_out ? "hung" : "crashed") + ": " + ended + said;
             return false;
         }
-        registry->reject(files[size_t(at)], (how == worker_process::outcome::timed_out ? "hangs while being loaded: " : "crashed while being loaded: ") + ended + said);
+        // What the file printed before it crashed is its own: shown printable and bounded.
+        registry->reject(files[size_t(at)],
+                         shown((how == worker_process::outcome::timed_out ? "hangs while being loaded: "
+                                                                           : "crashed while being loaded: ") +
+                                   ended + said,
+                               declaration_limits::reason));
         files.erase(files.begin() + at);
     }
 }

@@ -57,6 +57,7 @@ private:
     int to_worker_ = -1, answers_ = -1, output_ = -1;
     progress* progress_ = nullptr;
     std::string answer_buf_, output_buf_, last_line_;
+    size_t answer_scanned_ = 0; // answer_buf_ holds no newline before this
     int exit_status_ = -1; // from waitpid, once reaped
     bool garbled_ = false; // killed for writing what is not an answer
 };

@@ -75,6 +75,8 @@ class Isolation(unittest.TestCase):
                 "test_throws": ("error", "run", ["thrown from run"]),
                 "test_writes_past_end": ("failed", "verify", ["past the end of output 'sum'"]),
                 "test_device_oom": ("error", "prepare", ["hipErrorOutOfMemory", "GiB", "MiB"]),
+                "test_floods": ("crashed", "run", ["what is no answer"]),
+                "test_escapes": ("error", "run", ["\\x1b[2J\\x1b]0;owned\\x07"]),
             }
             for variant, (status, stage, words) in expect.items():
                 self.assertEqual(r[variant]["status"], status, variant)
@@ -84,14 +86,16 @@ class Isolation(unittest.TestCase):
                 for w in words:
                     self.assertIn(w, r[variant]["error"], variant)
             self.assertEqual(r["atomic"]["stage"], None)
+            self.assertLess(len(r["test_escapes"]["error"]), 5000)
+            self.assertNotIn("\x1b", p.stdout)
             rejected = [x for x in doc["plugins_rejected"] if "test_aborts_at_load" in x["path"]]
             self.assertEqual(len(rejected), 1, doc["plugins_rejected"])
             self.assertIn("crashed while being loaded: SIGABRT", rejected[0]["reason"])
             self.assertIn("aborting in a static constructor", rejected[0]["reason"])
-            self.assertIn("2 verified, 1 failed verification, 2 errors, 3 crashed, 1 timed out", p.stdout)
+            self.assertIn("2 verified, 1 failed verification, 3 errors, 4 crashed, 1 timed out", p.stdout)
             # Workers: two to load the plugins (the first aborted), then a fresh one after each crash
-            # (3), timeout (1) and error (2), and only then.
-            self.assertEqual(doc["isolation"]["workers_started"], 2 + 3 + 1 + 2)
+            # (4), timeout (1) and error (3), and only then.
+            self.assertEqual(doc["isolation"]["workers_started"], 2 + 4 + 1 + 3)
             self.assertGreaterEqual(doc["isolation"]["overhead_ms"], 0)
 
     def test_list_survives_a_plugin_that_aborts_at_load(self):

@@ -1,0 +1,31 @@
+// A plugin file is untrusted input: before dlopen maps it and runs its relocations and static
+// constructors, what its bytes alone can tell is checked, so that a file for another machine, a
+// truncated or garbled one, or a library that is no plugin is refused with what is wrong with it
+// (dlopen's own messages can say "No such file or directory" of a file that is there). The check
+// is a pure function of the bytes, for the tests and the fuzzer (tests/fuzz/plugin_fuzzer.cpp).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace wb {
+
+/// The most a plugin file may weigh: one with device code for many targets is large, but not this.
+inline constexpr uint64_t plugin_file_limit = uint64_t(1) << 30;
+
+/// "" when `image`, a file's bytes, is an ELF shared library for this machine (class, byte order,
+/// machine) whose headers and dynamic symbol table lie within it and which defines the entry point
+/// WB_PLUGIN_ENTRY as a global function there. Otherwise what is wrong and what to do, worded to
+/// follow the file's name: "is an ELF file for AArch64 (e_machine 183), not for this machine ...".
+std::string check_plugin_image(std::string_view image);
+
+/// Reads `file` (a regular file of at most plugin_file_limit bytes: a FIFO or a device is refused
+/// without waiting on it) and checks it with check_plugin_image; "" or the reason, worded the same.
+std::string check_plugin_file(const std::filesystem::path& file);
+
+/// ELF machine `e_machine` for messages: "AArch64", "an AMD GPU", else "an unknown machine".
+std::string elf_machine_name(uint16_t e_machine);
+
+} // namespace wb
