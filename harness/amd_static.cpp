@@ -2,12 +2,14 @@
 #include "harness/platform_kind.h"
 
 #include "core/amd/inspect_abi.h"
+#include "harness/files.h"
 #include "harness/platform.h"
 
 #include <cxxabi.h>
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <tuple>
@@ -22,8 +24,7 @@ namespace {
 /// libwavebench_amd_inspect.so, loaded on first use.
 struct reader {
     boost::dll::shared_library lib;
-    char* (*inspect)(const char*, char**) = nullptr;
-    char* (*inspect_isa)(const char*, char**) = nullptr;
+    char* (*inspect)(const char*, size_t, int, char**) = nullptr;
     void (*release)(char*) = nullptr;
 };
 
@@ -41,58 +42,97 @@ const reader& the_reader()
             const char* why = dlerror();
             throw std::runtime_error("cannot load " + path.string() + ": " + (why ? why : ec.message()));
         }
-        x.inspect = &x.lib.get<char*(const char*, char**)>(WB_AMD_INSPECT_ENTRY);
-        x.inspect_isa = &x.lib.get<char*(const char*, char**)>(WB_AMD_INSPECT_ISA_ENTRY);
+        x.inspect = &x.lib.get<char*(const char*, size_t, int, char**)>(WB_AMD_INSPECT_ENTRY);
         x.release = &x.lib.get<void(char*)>(WB_AMD_FREE_ENTRY);
         return x;
     }();
     return r;
 }
 
-int number(const json& j, const char* key, int fallback = 0)
+/// A figure of a kernel in the reader's answer: it checked each; a missing or mistyped one is a
+/// broken reader, said as such rather than read as 0.
+int figure(const json& k, const char* key)
 {
-    const auto it = j.find(key);
-    return it != j.end() && it->is_number_integer() ? it->get<int>() : fallback;
+    const auto it = k.find(key);
+    if (it == k.end() || !it->is_number_integer() || *it < 0 || *it > INT32_MAX)
+        throw std::runtime_error(std::string("the code-object reader gave no whole number for ") + key);
+    return it->get<int>();
 }
 
-} // namespace
-
-std::vector<amd_kernel_figures> read_amd_kernels(const fs::path& file, bool instructions)
+/// The kernels and errors in the reader's answer `doc`, as the harness keeps them.
+amd_file_figures figures_of(const json& doc)
 {
-    const reader& r = the_reader();
-    char* error = nullptr;
-    std::unique_ptr<char, void (*)(char*)> text((instructions ? r.inspect_isa : r.inspect)(file.c_str(), &error), r.release);
-    if (!text) {
-        const std::string why = error ? error : "unknown error";
-        r.release(error);
-        throw std::runtime_error(why);
-    }
-    std::vector<amd_kernel_figures> out;
-    const json doc = json::parse(text.get()); // a named document: a range-for over a temporary's member dangles
+    amd_file_figures out;
     for (const auto& co : doc.at("code_objects"))
         for (const auto& k : co.at("kernels")) {
             amd_kernel_figures f;
             f.target = co.at("target").get<std::string>();
-            f.symbol = k.value("name", std::string());
+            f.symbol = k.at("name").get<std::string>();
             f.name = kernel_base_name(f.symbol);
-            f.vgprs = number(k, "vgpr_count");
-            f.agprs = number(k, "agpr_count");
-            f.sgprs = number(k, "sgpr_count");
-            f.vgpr_spills = number(k, "vgpr_spill_count");
-            f.sgpr_spills = number(k, "sgpr_spill_count");
-            f.wave_size = number(k, "wavefront_size", 64);
-            f.max_workgroup = number(k, "max_flat_workgroup_size", 1024);
-            f.lds_bytes = number(k, "group_segment_fixed_size");
-            f.scratch_bytes = number(k, "private_segment_fixed_size");
+            f.vgprs = figure(k, "vgpr_count");
+            f.agprs = k.at("agpr_count").is_null() ? 0 : figure(k, "agpr_count"); // none on targets without AGPRs
+            f.sgprs = figure(k, "sgpr_count");
+            f.vgpr_spills = figure(k, "vgpr_spill_count");
+            f.sgpr_spills = figure(k, "sgpr_spill_count");
+            f.wave_size = figure(k, "wavefront_size");
+            f.max_workgroup = figure(k, "max_flat_workgroup_size");
+            f.lds_bytes = figure(k, "group_segment_fixed_size");
+            f.scratch_bytes = figure(k, "private_segment_fixed_size");
             if (const auto it = k.find("instructions"); it != k.end() && it->is_array())
                 f.instructions = it->get<std::vector<std::string>>();
             f.instructions_missing = k.value("instructions_missing", std::string());
-            out.push_back(std::move(f));
+            out.kernels.push_back(std::move(f));
         }
-    std::sort(out.begin(), out.end(), [](const amd_kernel_figures& a, const amd_kernel_figures& b) {
+    std::sort(out.kernels.begin(), out.kernels.end(), [](const amd_kernel_figures& a, const amd_kernel_figures& b) {
         return std::tie(a.target, a.name, a.symbol) < std::tie(b.target, b.name, b.symbol);
     });
+    // An entry's ID is the file's bytes: escaped, and bounded, for messages and JSON.
+    for (const auto& e : doc.at("errors"))
+        out.errors.push_back({e.at("entry").is_null() ? "" : shorten(e.at("entry").get<std::string>(), 200),
+                              shorten(e.at("field").get<std::string>(), 80),
+                              shorten(e.at("reason").get<std::string>(), 2000)});
     return out;
+}
+
+} // namespace
+
+std::string to_string(const amd_read_error& e)
+{
+    return (e.entry.empty() ? "" : "bundle entry '" + e.entry + "', ") + e.field + ": " + e.reason;
+}
+
+amd_file_figures read_amd_file(const fs::path& file, bool instructions)
+{
+    // A regular file only, and up to a limit: /dev/zero or a FIFO would be read forever.
+    const std::string bytes = read_input(file, "file to inspect", binary_input_limit);
+    const reader& r = the_reader();
+    char* error = nullptr;
+    std::unique_ptr<char, void (*)(char*)> text(r.inspect(bytes.data(), bytes.size(), instructions, &error), r.release);
+    if (!text) {
+        const std::string why = error ? shorten(error, 2000) : "unknown error";
+        r.release(error);
+        throw std::runtime_error(why);
+    }
+    // The reader is ours: an answer not as core/amd/inspect_abi.h promises is a bug in it.
+    const std::string broken = "the code-object reader's answer for " + shorten(file.string(), 200) +
+                               " is not as core/amd/inspect_abi.h promises";
+    try {
+        return figures_of(json::parse(text.get()));
+    } catch (const json::exception&) {
+        throw std::runtime_error(broken);
+    } catch (const std::runtime_error& e) {
+        throw std::runtime_error(broken + ": " + e.what());
+    }
+}
+
+std::vector<amd_kernel_figures> read_amd_kernels(const fs::path& file, bool instructions)
+{
+    amd_file_figures f = read_amd_file(file, instructions);
+    if (!f.errors.empty())
+        throw std::runtime_error(
+            to_string(f.errors.front()) +
+            (f.errors.size() > 1 ? " (and " + std::to_string(f.errors.size() - 1) + " more)" : ""));
+    return std::move(f.kernels);
 }
 
 std::string kernel_base_name(const std::string& symbol)
@@ -230,8 +270,29 @@ json baseline_json(const std::map<std::string, std::vector<amd_kernel_report>>& 
     return {{"schema", 1}, {"kernels", kernels}};
 }
 
+void check_baseline(const json& b)
+{
+    if (!b.is_object() || !b.contains("kernels") || !b["kernels"].is_array())
+        throw std::invalid_argument("it has no \"kernels\" array");
+    size_t i = 0;
+    for (const auto& k : b["kernels"]) {
+        const std::string which = "kernel " + std::to_string(i++);
+        if (!k.is_object()) throw std::invalid_argument(which + " is not an object");
+        for (const char* s : {"file", "target", "kernel", "symbol"})
+            if (!k.contains(s) || !k[s].is_string())
+                throw std::invalid_argument(which + " has no string \"" + s + "\"");
+        for (const char* f : figures)
+            if (!k.contains(f) || !k[f].is_number_integer())
+                throw std::invalid_argument(which + " has no whole number \"" + f + "\"");
+        if (!k.contains("waves_per_simd") ||
+            !(k["waves_per_simd"].is_number_integer() || k["waves_per_simd"].is_null()))
+            throw std::invalid_argument(which + " has no \"waves_per_simd\" (a whole number or null)");
+    }
+}
+
 std::vector<baseline_change> compare_baseline(const json& baseline, const json& now)
 {
+    check_baseline(baseline);
     std::map<std::string, json> was, is;
     for (const auto& k : baseline.at("kernels")) was[key(k)] = k;
     for (const auto& k : now.at("kernels")) is[key(k)] = k;
@@ -247,7 +308,7 @@ std::vector<baseline_change> compare_baseline(const json& baseline, const json& 
         }
         const json& b = it->second;
         for (const char* f : figures) {
-            const long long x = b.value(f, 0LL), y = k.value(f, 0LL);
+            const long long x = b.at(f), y = k.at(f);
             if (x != y) change(k, f, x, y, y > x); // more registers, LDS, scratch or spills: worse
         }
         if (b.at("waves_per_simd").is_number() && k.at("waves_per_simd").is_number()) {

@@ -28,9 +28,28 @@ struct amd_kernel_figures {
     std::string instructions_missing;      // why there is none, when asked for
 };
 
-/// Reads every AMD code object in `file` (a hipcc-built .so, a bundle, a code object) through
-/// libwavebench_amd_inspect.so, with each kernel's disassembly when `instructions`. Throws
-/// std::runtime_error with the reason.
+/// A part of a file that failed the reader's checks: the bundle entry (its ID as the file has it,
+/// escaped; "" for a bundle or the file as a whole), the field ("e_flags", ".vgpr_count") and why.
+struct amd_read_error {
+    std::string entry, field, reason;
+};
+/// "bundle entry 'hipv4-amdgcn-amd-amdhsa--gfx1030', e_flags: <reason>".
+std::string to_string(const amd_read_error& e);
+
+/// What one file holds: the kernels of the code objects that passed every check, and an error for
+/// each part that did not.
+struct amd_file_figures {
+    std::vector<amd_kernel_figures> kernels; // by target, name and symbol
+    std::vector<amd_read_error> errors;
+};
+
+/// Reads every AMD code object in `file` (a hipcc-built .so, a bundle, a code object: read as
+/// harness/files.h reads a binary input) through libwavebench_amd_inspect.so, with each kernel's
+/// disassembly when `instructions`. Throws std::runtime_error with the reason when the file cannot
+/// be read, or is none of those.
+amd_file_figures read_amd_file(const std::filesystem::path& file, bool instructions = false);
+
+/// The same, all or nothing: throws std::runtime_error naming the first error.
 std::vector<amd_kernel_figures> read_amd_kernels(const std::filesystem::path& file, bool instructions = false);
 
 /// "_ZN6reduce18reduce_tree_groupsEPKiPim" -> "reduce_tree_groups"; other symbols unchanged.
@@ -74,8 +93,12 @@ struct baseline_change {
     long long was, now;
     bool worse;
 };
+/// Throws std::invalid_argument saying what is amiss unless `baseline` is as baseline_json writes
+/// one: "kernels", each with the strings the comparison keys on and every figure a whole number.
+void check_baseline(const nlohmann::json& baseline);
+
 /// Differences from a baseline; kernels new or gone are changes that are worse (they need the
-/// baseline refreshed on purpose).
+/// baseline refreshed on purpose). Throws as check_baseline.
 std::vector<baseline_change> compare_baseline(const nlohmann::json& baseline, const nlohmann::json& now);
 
 } // namespace wb

@@ -44,6 +44,15 @@ struct fd_closer {
     }
 };
 
+/// A path for a message: quoted, shortened.
+std::string quote(const fs::path& p)
+{
+    std::string q(1, '\'');
+    q += shorten(p.string(), 200);
+    q += '\'';
+    return q;
+}
+
 } // namespace
 
 std::string shorten(std::string_view s, size_t max)
@@ -96,7 +105,7 @@ std::string shown(std::string_view s, size_t max)
 
 std::string read_input(const fs::path& path, std::string_view what, uint64_t limit)
 {
-    const std::string name = std::string(what) + " '" + shorten(path.string(), 200) + "'";
+    const std::string name = std::string(what) + " " + quote(path);
     if (path.empty()) throw file_error("the " + std::string(what) + " is an empty path");
     const bool stdin_ = path == "-";
     // O_NONBLOCK: opening a FIFO with no writer returns at once (and is then refused).
@@ -133,23 +142,23 @@ void check_output(const fs::path& out, std::string_view what, const std::vector<
     std::error_code ec;
     const auto st = fs::status(out, ec);
     if (fs::is_directory(st))
-        throw file_error(std::string(what) + " '" + shorten(out.string(), 200) + "' is a directory: name a file in it");
+        throw file_error(std::string(what) + " " + quote(out) + " is a directory: name a file in it");
     if (fs::exists(st) && !fs::is_regular_file(st))
-        throw file_error(std::string(what) + " '" + shorten(out.string(), 200) +
-                         "' exists and is not a regular file: name a regular file");
+        throw file_error(std::string(what) + " " + quote(out) +
+                         " exists and is not a regular file: name a regular file");
     if (!fs::exists(st)) return; // a new file is no input
     for (const auto& in : inputs)
         if (fs::equivalent(out, in, ec))
-            throw file_error(std::string(what) + " '" + shorten(out.string(), 200) + "' is " +
+            throw file_error(std::string(what) + " " + quote(out) + " is " +
                              (in.string() == out.string() ? "" : "the same file as ") + "an input of this command" +
-                             (in.string() == out.string() ? "" : " ('" + shorten(in.string(), 200) + "')") +
+                             (in.string() == out.string() ? "" : " (" + quote(in) + ")") +
                              ": it would be overwritten; name another file");
 }
 
 void write_output(const fs::path& path, std::string_view text)
 {
     if (path.empty()) throw file_error("cannot write an empty path; name a file");
-    const std::string name = "'" + shorten(path.string(), 200) + "'";
+    const std::string name = quote(path);
     std::error_code ec;
     if (fs::is_directory(path, ec)) throw file_error("cannot write " + name + ": it is a directory");
     if (path.has_parent_path()) {

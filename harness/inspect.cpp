@@ -1,6 +1,7 @@
 #include "harness/inspect.h"
 
 #include "harness/amd_static.h"
+#include "harness/files.h"
 #include "harness/isa_mix.h"
 #include "harness/platform.h"
 #include "harness/report.h"
@@ -8,7 +9,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <set>
 
@@ -25,7 +25,37 @@ struct inspected {
     fs::path path;
     std::string plugin; // "reduce/atomic", or "" for a .so that is not a wavebench plugin
     std::vector<amd_kernel_report> kernels;
+    size_t errors = 0; // its parts that failed the reader's checks
 };
+
+/// JSON text; what is not UTF-8 (in a path or a name from a file) becomes U+FFFD rather than an
+/// exception.
+std::string text(const json& j, int indent) { return j.dump(indent, ' ', false, json::error_handler_t::replace); }
+
+/// The baseline at `path`, read and checked before anything is inspected: errors name the file.
+json read_baseline(const std::string& path)
+{
+    const std::string name = "the baseline '" + shorten(path, 200) + "'";
+    const std::string bytes = read_input(path, "baseline", text_input_limit);
+    json b;
+    try {
+        b = json::parse(bytes);
+    } catch (const json::parse_error& e) { // where, as line and column: the library's own text says less
+        size_t line = 1, column = 1;
+        for (size_t i = 0; i + 1 < e.byte && i < bytes.size(); ++i) { // e.byte: the offending byte, from 1
+            column = bytes[i] == '\n' ? 1 : column + 1;
+            line += bytes[i] == '\n';
+        }
+        throw std::invalid_argument(name + " is not valid JSON: at line " + std::to_string(line) + ", column " +
+                                    std::to_string(column));
+    }
+    try {
+        check_baseline(b);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(name + " is not a resource baseline: " + e.what());
+    }
+    return b;
+}
 
 /// The declarations of the AMD plugins among `files`, by path: each file's own, or (where
 /// libamdhip64 cannot be loaded here) those of the same plugin built for cpu, which declares the
@@ -98,7 +128,8 @@ void print_table(std::ostream& os, const inspected& f)
 {
     os << f.path.string() << (f.plugin.empty() ? "  (not a wavebench plugin)" : "  (" + f.plugin + ")") << "\n";
     if (f.kernels.empty()) {
-        os << "  no AMD code objects\n\n";
+        os << (f.errors ? "  no code object passed the checks (the errors are on stderr)\n\n"
+                        : "  no AMD code objects\n\n");
         return;
     }
     char line[256];
@@ -193,7 +224,7 @@ int print_pair(std::ostream& out, const inspect_options& o, const std::vector<in
         for (const auto& [target, ma] : a)
             if (const auto it = b.find(target); it != b.end())
                 rows.push_back({{"target", target}, {o.pair[0], mix_json(ma)}, {o.pair[1], mix_json(it->second)}});
-        out << json{{"pair", o.pair}, {"targets", rows}}.dump(2) << "\n";
+        out << text(json{{"pair", o.pair}, {"targets", rows}}, 2) << "\n";
         return 0;
     }
     out << "instruction mix, " << o.pair[0] << " (A) against " << o.pair[1] << " (B), all kernels of each, per target\n"
@@ -221,20 +252,37 @@ int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& e
     const auto dirs = plugin_directories(amd, o.plugin_dirs);
     std::set<std::string> targets_seen;
     const auto files = files_to_inspect(o);
+    // What is to be read and written is checked before anything is: a bad baseline, or an output
+    // that is one of the inputs, stops the command before the files are read.
+    const json baseline = o.compare.empty() ? json() : read_baseline(o.compare);
+    if (!o.write_baseline.empty()) {
+        std::vector<fs::path> inputs(files.begin(), files.end());
+        if (!o.compare.empty()) inputs.push_back(o.compare);
+        check_output(o.write_baseline, "--write-baseline", inputs);
+    }
     const auto declared = declarations_of(files, dirs);
     for (const fs::path& file : files) {
         inspected f{file, "", {}};
-        std::vector<amd_kernel_figures> figures;
+        amd_file_figures figures;
         try {
-            figures = read_amd_kernels(file, o.isa || !o.pair.empty());
-        } catch (const std::exception& e) {
-            err << "error: " << file.string() << ": " << e.what() << "\n";
-            errors.push_back({{"file", file.string()}, {"reason", e.what()}});
+            figures = read_amd_file(file, o.isa || !o.pair.empty());
+        } catch (const std::exception& e) {                         // the file as a whole
+            const bool named = dynamic_cast<const file_error*>(&e); // its message names the file
+            err << "error: " << (named ? "" : file.string() + ": ") << e.what() << "\n";
+            errors.push_back({{"file", file.string()}, {"entry", nullptr}, {"field", nullptr}, {"reason", e.what()}});
             continue;
         }
+        for (const auto& e : figures.errors) { // the file's other entries are still reported
+            err << "error: " << file.string() << ": " << to_string(e) << "\n";
+            errors.push_back({{"file", file.string()},
+                              {"entry", e.entry.empty() ? json(nullptr) : json(e.entry)},
+                              {"field", e.field},
+                              {"reason", e.reason}});
+        }
+        f.errors = figures.errors.size();
         const plugin* desc = declared.count(file) ? &declared.at(file) : nullptr;
         if (desc) f.plugin = desc->name();
-        for (const auto& k : figures) {
+        for (const auto& k : figures.kernels) {
             targets_seen.insert(k.target);
             if (!o.targets.empty() && std::none_of(o.targets.begin(), o.targets.end(), [&](const std::string& t) {
                     return same_target(t, k.target);
@@ -260,7 +308,9 @@ int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& e
     std::map<std::string, std::vector<amd_kernel_report>> by_file;
     for (const auto& f : all) by_file[f.path.filename().string()] = f.kernels;
 
-    if (!o.write_baseline.empty()) {
+    if (!o.write_baseline.empty() && !errors.empty()) {
+        err << "baseline not written: " << errors.size() << " error(s) above; it would leave their kernels out\n";
+    } else if (!o.write_baseline.empty()) {
         json b = baseline_json(by_file);
         b["note"] = "generated by `make amd-baseline` (wavebench inspect --platform amd --write-baseline); do not edit";
         write_json(o.write_baseline, b);
@@ -282,7 +332,7 @@ int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& e
                              {"plugin", f.plugin.empty() ? json(nullptr) : json(f.plugin)},
                              {"kernels", kernels}});
         }
-        out << json{{"files", files}, {"errors", errors}}.dump(2) << "\n";
+        out << text(json{{"files", files}, {"errors", errors}}, 2) << "\n";
     } else {
         for (const auto& f : all) {
             print_table(out, f);
@@ -296,9 +346,7 @@ int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& e
 
     int status = errors.empty() ? 0 : 2;
     if (!o.compare.empty()) {
-        std::ifstream in(o.compare);
-        if (!in) throw std::invalid_argument("cannot read the baseline " + o.compare);
-        const auto changes = compare_baseline(json::parse(in), baseline_json(by_file));
+        const auto changes = compare_baseline(baseline, baseline_json(by_file));
         size_t worse = 0;
         for (const auto& c : changes) worse += c.worse;
         char line[256];

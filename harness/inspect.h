@@ -20,8 +20,10 @@ struct inspect_options {
     std::vector<std::string> pair;        // two plugins ("family/variant"): their mixes side by side
 };
 
-/// Returns the exit status: 0, 1 (regressions against the baseline), 2 (a file could not be read).
-/// Throws std::invalid_argument for bad arguments.
+/// Returns the exit status: 0, 1 (regressions against the baseline), 2 (a file, or a bundle entry
+/// of one, could not be read or failed the reader's checks: each is an error naming the file, the
+/// entry and the field; the rest is still reported). Throws std::invalid_argument for bad
+/// arguments or a baseline that is not one, and file_error for a --write-baseline over an input.
 int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& err);
 
 } // namespace wb

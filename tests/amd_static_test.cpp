@@ -4,6 +4,7 @@
 #define BOOST_TEST_MODULE amd_static
 #include <boost/test/unit_test.hpp>
 
+#include "core/amd/targets.h"
 #include "harness/amd_static.h"
 #include "harness/isa_mix.h"
 #include "harness/platform.h"
@@ -270,6 +271,120 @@ BOOST_AUTO_TEST_CASE(malformed_bundles_are_errors_not_crashes, *boost::unit_test
                               std::string("CCOB") + std::string(60, '\1')}) { // compressed (ROCm 6)
         temp_file f(bytes);
         BOOST_CHECK_THROW(wb::read_amd_kernels(f.path), std::runtime_error);
+    }
+}
+
+/// The one error read_amd_file gives for `bytes`, in a file.
+wb::amd_read_error only_error(const std::string& bytes)
+{
+    temp_file f(bytes);
+    const wb::amd_file_figures read = wb::read_amd_file(f.path);
+    BOOST_CHECK(read.kernels.empty());
+    BOOST_REQUIRE_EQUAL(read.errors.size(), 1u);
+    return read.errors[0];
+}
+
+/// A bundle index with one entry of `size` bytes right after it (filled with 1s, then zero padding).
+std::string bundle_of(const std::string& id, uint64_t size)
+{
+    const uint64_t offset = 24 + 8 + 24 + id.size();
+    return bundle(offset, size, id.size(), id).substr(0, offset) + std::string(size, '\1') + std::string(64, '\0');
+}
+
+BOOST_AUTO_TEST_CASE(each_error_names_the_bundle_entry_and_the_field, *boost::unit_test::precondition(amd_built))
+{
+    // A hostile target name is refused for its form, before anything is done with it.
+    for (const std::string id :
+         {"hipv4-amdgcn-amd-amdhsa--gfx940;touch /tmp/wavebench-hostile", "hipv4-amdgcn-amd-amdhsa--gfx940$(reboot)",
+          "hipv4-amdgcn-amd-amdhsa--gfx90a\x1b[2J"}) {
+        const auto e = only_error(bundle_of(id, 16));
+        BOOST_CHECK_EQUAL(e.field, "entry ID");
+        BOOST_CHECK_EQUAL(e.entry.substr(0, 30), id.substr(0, 30));
+        BOOST_CHECK(std::all_of(e.entry.begin(), e.entry.end(), [](char c) { return c >= 0x20 && c < 0x7f; }));
+    }
+    auto e = only_error(bundle_of("hipv4-amdgcn-amd-amdhsa--gfx9999", 16)); // a target ID, but no processor
+    BOOST_CHECK_EQUAL(e.field, "target");
+    e = only_error(bundle_of("hipv4-amdgcn-amd-amdhsa--gfx90a", 16)); // not an ELF file
+    BOOST_CHECK_EQUAL(e.entry, "hipv4-amdgcn-amd-amdhsa--gfx90a");
+    BOOST_CHECK_EQUAL(e.field, "ELF header");
+    e = only_error(bundle(48, 16, 0, "") + "x"); // an entry count of 1 whose entry has no ID
+    BOOST_CHECK_EQUAL(e.field, "entry ID size");
+    std::string none = bundle(0, 0, 0, "");
+    none.replace(24, 8, u64(0)); // no entries at all, and nothing after the index
+    e = only_error(none.substr(0, 32));
+    BOOST_CHECK_EQUAL(e.field, "entry count");
+    BOOST_CHECK(e.entry.empty());
+    // The message names both.
+    temp_file f(bundle_of("hipv4-amdgcn-amd-amdhsa--gfx940;ls", 16));
+    try {
+        wb::read_amd_kernels(f.path);
+        BOOST_ERROR("no error");
+    } catch (const std::runtime_error& x) {
+        BOOST_CHECK_EQUAL(std::string(x.what()).find("bundle entry 'hipv4-amdgcn-amd-amdhsa--gfx940;ls', entry ID: "),
+                          0u);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(target_ids_are_read_by_their_grammar)
+{
+    using wb::amdgpu::is_target_id;
+    for (const char* good : {"gfx90a", "gfx1030", "gfx90a:xnack-", "gfx90a:sramecc+:xnack-", "gfx940:some_thing2+"}) {
+        BOOST_TEST_INFO(good);
+        BOOST_CHECK(is_target_id(good));
+    }
+    for (const char* bad :
+         {"", "gfx", "gfx90a;", "gfx940;touch x", "gfx940$(x)", "GFX90a", "gfx90A", "gfx90a:", "gfx90a:xnack",
+          "gfx90a:XNACK+", "gfx90a::xnack+", "gfx123456789", "gfx90a:xnack+ ", "gfx90a:xnack-:", "gfx90g", " gfx90a"}) {
+        BOOST_TEST_INFO(bad);
+        BOOST_CHECK(!is_target_id(bad));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(the_occupancy_table_names_only_processors_the_reader_knows)
+{
+    // core/amd/targets.h is the one table of processors (EF_AMDGPU_MACH codes, AGPRs); the
+    // occupancy table adds resources for some of them and must agree on the AGPRs.
+    for (const auto& p : wb::amdgpu::processors) {
+        BOOST_TEST_INFO(p.name);
+        BOOST_CHECK_EQUAL(wb::amdgpu::find_processor(p.mach), &p); // no code twice
+        BOOST_CHECK(wb::amdgpu::is_target_id(p.name));
+        if (const wb::amd_target* t = wb::find_amd_target(p.name)) {
+            BOOST_CHECK_EQUAL(t->unified_agprs, p.agpr == wb::amdgpu::agprs::unified);
+            BOOST_CHECK_EQUAL(t->separate_agprs, p.agpr == wb::amdgpu::agprs::separate);
+        }
+    }
+    std::string names = wb::amd_target_names();
+    for (size_t at = 0; at < names.size();) {
+        const size_t end = std::min(names.find(", ", at), names.size());
+        const std::string name = names.substr(at, end - at);
+        BOOST_TEST_INFO(name);
+        BOOST_CHECK(wb::amdgpu::find_processor(std::string_view(name)));
+        at = end + 2;
+    }
+    BOOST_CHECK_EQUAL(wb::amdgpu::major_version(*wb::amdgpu::find_processor(std::string_view("gfx90a"))), 9);
+    BOOST_CHECK_EQUAL(wb::amdgpu::major_version(*wb::amdgpu::find_processor(std::string_view("gfx1030"))), 10);
+}
+
+BOOST_AUTO_TEST_CASE(a_baseline_not_as_written_is_refused_saying_why)
+{
+    const json good{{"kernels", {kernel("a", 64, 8)}}};
+    BOOST_CHECK_NO_THROW(wb::check_baseline(good));
+    json missing = good;
+    missing["kernels"][0].erase("symbol");
+    json mistyped = good;
+    mistyped["kernels"][0]["vgprs"] = "64";
+    for (const auto& [b, says] :
+         std::vector<std::pair<json, std::string>>{{json::array(), "no \"kernels\""},
+                                                   {json{{"kernels", 1}}, "no \"kernels\""},
+                                                   {missing, "kernel 0 has no string \"symbol\""},
+                                                   {mistyped, "kernel 0 has no whole number \"vgprs\""}}) {
+        BOOST_TEST_INFO(b.dump());
+        try {
+            wb::compare_baseline(b, good);
+            BOOST_ERROR("accepted");
+        } catch (const std::invalid_argument& e) {
+            BOOST_CHECK_NE(std::string(e.what()).find(says), std::string::npos);
+        }
     }
 }
 

@@ -3,23 +3,29 @@
 
 #include <cstddef>
 
-#define WB_AMD_INSPECT_ENTRY "wavebench_amd_inspect"
-#define WB_AMD_INSPECT_ISA_ENTRY "wavebench_amd_inspect_isa"
+#define WB_AMD_INSPECT_ENTRY "wavebench_amd_inspect_bytes"
 #define WB_AMD_FREE_ENTRY "wavebench_amd_free"
 
 extern "C" {
-/// Reads every AMDGPU code object in the file at `path` (a host shared object with clang offload
-/// bundles in .hip_fatbin, a bundle file, or a bare code object). Returns JSON, to be freed with
-/// wavebench_amd_free:
-///   {"file": ..., "code_objects": [{"target": "gfx90a", "isa": ..., "bundle_entry": ...,
+/// Reads every AMDGPU code object in the `size` bytes at `data`: a host shared object with clang
+/// offload bundles in .hip_fatbin, a bundle file, or a bare code object (the caller reads the file:
+/// harness/files.h). Each kernel with "instructions" (its disassembly, one instruction per
+/// string, or null and "instructions_missing": why) when `with_instructions`. Returns JSON, to be
+/// freed with wavebench_amd_free:
+///   {"code_objects": [{"target": "gfx90a", "isa": ..., "bundle_entry": ...,
 ///     "kernels": [{"name", "symbol", "vgpr_count", "agpr_count", "sgpr_count",
 ///                  "group_segment_fixed_size", "private_segment_fixed_size", "vgpr_spill_count",
-///                  "sgpr_spill_count", "wavefront_size", "max_flat_workgroup_size", ...}]}]}
-/// (fields the metadata lacks are null). On failure returns null and sets *error (free it too).
-char* wavebench_amd_inspect(const char* path, char** error);
-/// The same, each kernel with "instructions": its disassembly, one instruction per string.
-char* wavebench_amd_inspect_isa(const char* path, char** error);
-/// The same for `size` bytes at `data` (what the two above read from the file): "file" is null.
+///                  "sgpr_spill_count", "wavefront_size", "max_flat_workgroup_size",
+///                  "kernarg_segment_size"}]}],
+///    "errors": [{"entry": "hipv4-amdgcn-amd-amdhsa--gfx90a", "field": "e_flags", "reason": ...}]}
+/// Every figure is a whole number checked against the code object (its kernel descriptor where
+/// one records it); "agpr_count" alone is null, for targets without AGPRs; names are printable
+/// ASCII. A bundle entry, or a bundle, that fails a check is left out of "code_objects" and gets
+/// an error instead: "entry" is its ID as the file has it (null for a bundle, its padding, or a
+/// bare code object), "field" what is wrong (a metadata key such as ".vgpr_count", or "e_flags",
+/// "entry count", "offset", ...). The other entries are still read. Where the bytes are none of
+/// the three forms, or where the device code is cannot be told, returns null and sets *error to
+/// the reason (free it too).
 char* wavebench_amd_inspect_bytes(const char* data, size_t size, int with_instructions, char** error);
 void wavebench_amd_free(char* p);
 }
