@@ -42,7 +42,7 @@ std::vector<std::filesystem::path> find_plugin_files(plugin_registry& reg, const
 
 void warn_rejections(const plugin_registry& reg)
 {
-    for (const auto& r : reg.rejections()) std::cerr << "warning: plugin " << r.path.string() << " " << r.reason << "\n";
+    for (const auto& r : reg.rejections()) std::cerr << "warning: plugin " << shown(r.path.string(), 400) << " " << r.reason << "\n";
 }
 
 std::string device_line(const platform& p)

@@ -216,7 +216,7 @@ int print_pair(std::ostream& out, const inspect_options& o, const std::vector<in
             std::string known;
             for (const auto& f : all)
                 if (!f.plugin.empty()) known += (known.empty() ? "" : ", ") + f.plugin;
-            throw std::invalid_argument("--pair: no AMD plugin '" + name + "' (the amd plugins here: " + known + ")");
+            throw std::invalid_argument("--pair: no AMD plugin '" + shorten(name) + "' (the amd plugins here: " + known + ")");
         }
     const auto &a = by[o.pair[0]], &b = by[o.pair[1]];
     if (o.json) {
@@ -300,7 +300,7 @@ int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& e
         if (std::none_of(targets_seen.begin(), targets_seen.end(), [&](const std::string& s) { return same_target(t, s); })) {
             std::string seen;
             for (const auto& s : targets_seen) seen += (seen.empty() ? "" : ", ") + s;
-            throw std::invalid_argument("--target " + t + ": no code object for it (the files have: " + seen + ")");
+            throw std::invalid_argument("--target " + shorten(t) + ": no code object for it (the files have: " + seen + ")");
         }
 
     if (!o.pair.empty()) return print_pair(out, o, all);

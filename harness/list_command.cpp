@@ -53,7 +53,7 @@ void print_table(const plugin_registry& reg)
     if (reg.plugins().empty()) std::cout << "no plugins loaded\n";
     if (!reg.rejections().empty()) {
         std::cout << "\nnot loaded:\n";
-        for (const auto& r : reg.rejections()) std::cout << "  " << r.path.string() << " " << r.reason << "\n";
+        for (const auto& r : reg.rejections()) std::cout << "  " << shown(r.path.string(), 400) << " " << r.reason << "\n";
     }
 }
 

@@ -3,6 +3,8 @@
 // JSON use; inside the harness a platform is a platform_kind.
 #pragma once
 
+#include "harness/files.h"
+
 #include <array>
 #include <optional>
 #include <string>
@@ -39,7 +41,7 @@ inline std::optional<platform_kind> parse_platform(std::string_view name)
 /// "unknown platform 'metal': choose cpu, amd or nvidia"
 inline std::string unknown_platform(std::string_view name)
 {
-    return "unknown platform '" + std::string(name) + "': choose cpu, amd or nvidia";
+    return "unknown platform '" + shorten(name) + "': choose cpu, amd or nvidia";
 }
 
 } // namespace wb

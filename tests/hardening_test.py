@@ -68,6 +68,17 @@ class CommandLine(unittest.TestCase):
                "--warp-size", "32", "--timeout", "30")
         self.assertEqual(p.returncode, 0, p.stderr)
 
+    def test_huge_arguments_are_shortened_in_messages(self):
+        huge = "p" * 100000
+        for args in (["list", "--platform", huge], ["run", QUICK, "--platform", "cpu", "--filter", huge, "--dry-run"],
+                     ["inspect", "--target", huge], ["inspect", "--pair", huge, "x"], ["run", huge],
+                     ["list", "--platform", "cpu", "--plugins", "/tmp/" + huge], [huge],
+                     ["run", QUICK, "--platform", "cpu", "--no-ceilings", "--out", "/tmp/" + huge]):
+            with self.subTest(args=[a[:20] for a in args]):
+                p = wb(*args)
+                self.assertLess(len(p.stderr), 2000, p.stderr[:200])
+                self.assertLess(len(p.stdout), 20000)
+
     def test_empty_paths_are_refused(self):
         for args in (["run", QUICK, "--out", ""], ["run", ""], ["probe", "--out", ""],
                      ["inspect", "--write-baseline", ""], ["inspect", "--compare", ""]):
