@@ -236,8 +236,10 @@ int main(int argc, char** argv)
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        const int code = app.exit(e);
-        return code == 0 ? exit_ok : exit_bad_input;
+        if (e.get_exit_code() == 0) return app.exit(e); // --help, --version
+        // CLI11 quotes the arguments as given: shown here printable and bounded.
+        std::cerr << shown(e.what(), 2000) << "\nRun with --help for more information.\n";
+        return exit_bad_input;
     }
 
     std::string command;

@@ -79,6 +79,15 @@ class CommandLine(unittest.TestCase):
                 self.assertLess(len(p.stderr), 2000, p.stderr[:200])
                 self.assertLess(len(p.stdout), 20000)
 
+    def test_arguments_the_parser_rejects_are_shown_escaped(self):
+        for args in (["list", "\x1b[2Jzz"], ["run", QUICK, "--bogus", "\x1b]0;t\x07"], ["list", "--warp-size"]):
+            with self.subTest(args=args):
+                p = wb(*args)
+                self.assertEqual(p.returncode, 2)
+                self.assertNotIn("\x1b", p.stderr)
+                self.assertIn("--help", p.stderr)
+        self.assertIn("\\x1b[2Jzz", wb("list", "\x1b[2Jzz").stderr)
+
     def test_empty_paths_are_refused(self):
         for args in (["run", QUICK, "--out", ""], ["run", ""], ["probe", "--out", ""],
                      ["inspect", "--write-baseline", ""], ["inspect", "--compare", ""]):
@@ -214,6 +223,46 @@ class MutatedSuites(unittest.TestCase):
                         self.assertIn(path, err)
                     else:
                         self.assertIn(b"configurations", p.stdout)
+
+
+class MutatedCommandLines(unittest.TestCase):
+    def test_random_command_lines_end_with_a_documented_status_and_a_bounded_message(self):
+        """200 command lines of the real options with odd values (fixed seed): each ends with one
+        of the documented exit statuses, never a signal or a hang, and says what it says briefly."""
+        import random
+        rng = random.Random(1313)
+        with tempfile.TemporaryDirectory() as d:
+            fifo = os.path.join(d, "fifo")
+            os.mkfifo(fifo)
+            values = ["", "0", "-1", "1", "32", "64", "nan", "inf", "-inf", "1e309", "0x10", "12abc", " 7", "+3",
+                      "9" * 30, "\x1b[2J", "x" * 5000, "/dev/zero", fifo, d, QUICK, "cpu", "amd", "nvidia", "auto",
+                      "reduce/*", "[", "gfx90a", "gfx90a;id", "$(id)", "-", "--"]
+            options = {
+                "list": ["--platform", "--plugins", "--device", "--warp-size", "--json", "--in-process"],
+                "run": ["--platform", "--plugins", "--device", "--warp-size", "--filter", "--repetitions", "--warmup",
+                        "--min-time", "--verify-every", "--timeout", "--max-configs", "--no-ceilings", "--out"],
+                "inspect": ["--platform", "--target", "--json", "--block-size", "--compare", "--isa"],
+            }
+            flags = {"--json", "--in-process", "--no-ceilings", "--isa"}
+            for i in range(200):
+                command = rng.choice(list(options) + ["frob"])
+                args = [command]
+                if command == "run":
+                    args += [rng.choice([QUICK, QUICK, "/dev/zero", fifo, "", d])]
+                for _ in range(rng.randint(0, 4)):
+                    opt = rng.choice(options.get(command, ["--platform"]))
+                    args += [opt] if opt in flags else [opt, rng.choice(values)]
+                if command == "run":
+                    args += ["--dry-run"]  # planned, never measured: the test stays short
+                if command == "inspect" and "--compare" in args:
+                    args += ["--target", "gfx90a"]
+                p = subprocess.run([WB, *args], capture_output=True, timeout=120, stdin=subprocess.DEVNULL,
+                                   env=dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache")))
+                err = p.stderr.decode("utf-8", "replace")
+                with self.subTest(i=i, args=[a[:30] for a in args]):
+                    self.assertIn(p.returncode, (0, 1, 2, 3, 4), err[-400:])
+                    self.assertLess(len(err), 6000, err[:300])
+                    self.assertFalse(re.search(r"[\x00-\x08\x0b-\x1f\x7f]", err), repr(err[:300]))
 
 
 class Outputs(unittest.TestCase):
