@@ -360,7 +360,7 @@ class NoShell(unittest.TestCase):
                 continue
             with open(os.path.join(SOURCE, f), errors="replace") as text:
                 for n, line in enumerate(text, 1):
-                    if pattern.search(line) and "_system(" not in line:
+                    if pattern.search(line):
                         found.append(f"{f}:{n}: {line.strip()}")
         self.assertEqual(found, [])
 
