@@ -338,7 +338,8 @@ int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& e
             print_table(out, f);
             if (o.isa && !f.kernels.empty()) print_mix(out, f);
         }
-        out << "block: the plugin's launch (* : the kernel's max flat workgroup size, no plugin declares it); "
+        if (std::any_of(all.begin(), all.end(), [](const inspected& f) { return !f.kernels.empty(); }))
+            out << "block: the plugin's launch (* : the kernel's max flat workgroup size, no plugin declares it); "
                "LDS: static + dynamic bytes; WGs: resident work-groups per CU (per WGP on gfx10+, in hipcc's WGP "
                "mode); waves/SIMD: what they put on the busiest SIMD, of the maximum, and what caps the work-groups "
                "(core/occupancy.cpp)\n";
