@@ -1,5 +1,6 @@
 #include "harness/files.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -71,6 +72,17 @@ std::string shorten(std::string_view s, size_t max)
     }
     if (i < s.size()) out += "... (" + std::to_string(s.size()) + " bytes)";
     return out;
+}
+
+bool is_name(std::string_view s)
+{
+    auto word = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; };
+    return !s.empty() && s.size() <= max_name && std::all_of(s.begin(), s.end(), word);
+}
+
+bool printable_ascii(std::string_view s)
+{
+    return std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
 }
 
 bool printable_text(std::string_view s)

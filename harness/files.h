@@ -42,6 +42,11 @@ void write_output(const std::filesystem::path& path, std::string_view text);
 /// characters of it, with the length of what was cut.
 std::string shorten(std::string_view s, size_t max = 80);
 
+/// Whether `s` is a name as plugins and suites write them: 1 to max_name letters, digits and '_'.
+inline constexpr size_t max_name = 64;
+bool is_name(std::string_view s);
+/// Whether every byte of `s` is printable ASCII (space to '~').
+bool printable_ascii(std::string_view s);
 /// Whether `s` is valid UTF-8 without control characters (C0, DEL, C1, line and bidi controls).
 bool printable_text(std::string_view s);
 /// `s` as a message may show it: itself where it is printable text of at most `max` bytes, else

@@ -83,10 +83,6 @@ bool word_char(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
-bool ascii_printable(std::string_view s)
-{
-    return std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
-}
 
 /// A kernel's name as plugin.h's users write it and kernel_base_name() gives it: an identifier,
 /// possibly qualified (ns::k), possibly with template arguments (k<256, float>).
@@ -182,8 +178,7 @@ std::string check_name(std::string_view what, std::string_view s)
 {
     if (s.empty()) return "its " + std::string(what) + " is empty";
     return check_string(
-        what, s, limits::name, ascii_printable,
-        [](std::string_view n) { return std::all_of(n.begin(), n.end(), word_char); },
+        what, s, limits::name, printable_ascii, is_name,
         "a name (letters, digits and '_')");
 }
 
@@ -207,7 +202,7 @@ std::string check_declaration(const plugin& p)
         const kernel_decl& k = p.kernels[i];
         const std::string at = "kernels[" + std::to_string(i) + "]";
         if (k.name.empty()) return "its " + at + ".name is empty";
-        if (auto why = check_string(at + ".name", k.name, limits::kernel_name, ascii_printable, kernel_name,
+        if (auto why = check_string(at + ".name", k.name, limits::kernel_name, printable_ascii, kernel_name,
                                     "a C++ name (an identifier, with template arguments if any)");
             !why.empty())
             return why;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/family.h"
+#include "harness/files.h"
 #include "harness/platform_kind.h"
 #include "wavebench/plugin_abi.h"
 
@@ -63,7 +64,7 @@ struct rejection {
 /// What a descriptor may declare (check_declaration): longer strings, or more entries, are taken
 /// for a garbled descriptor rather than shown or used.
 namespace declaration_limits {
-inline constexpr size_t name = 64;         // variant, family, platform and tunable names
+inline constexpr size_t name = max_name;   // variant, family, platform and tunable names
 inline constexpr size_t kernel_name = 256; // a kernel's C++ name, template arguments and all
 inline constexpr size_t text = 1024;       // summary, seed, a tunable's help
 inline constexpr size_t reason = 2048;     // a rejection's reason as a worker or dlerror() gives it

@@ -79,16 +79,9 @@ struct parser {
     std::string short_text(const toml::node& n, const std::string& key) const
     {
         std::string v = string(n, key);
-        if (v.size() > 256 || std::any_of(v.begin(), v.end(), [](char c) { return c < 0x20 || c > 0x7e; }))
+        if (v.size() > 256 || !printable_ascii(v))
             fail(n, "'" + key + "' = '" + shorten(v) + "': a value here is printable ASCII, at most 256 characters");
         return v;
-    }
-
-    static bool is_identifier(const std::string& k)
-    {
-        auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-        return !k.empty() && k.size() <= 64 && !std::isdigit(static_cast<unsigned char>(k[0])) &&
-               std::all_of(k.begin(), k.end(), word);
     }
 
     /// Free text (a description): bounded, and no control characters, which a terminal would obey.
@@ -167,9 +160,8 @@ struct parser {
         for (const auto& [k, v] : t) {
             const std::string key(k.str());
             if (key == "family") continue;
-            if (!is_identifier(key))
-                throw suite_error(pos(k), "'" + shorten(key) + "' is not a parameter name: a letter or '_', then letters, "
-                                                              "digits or '_', at most 64 in all");
+            if (!is_name(key)) // as plugins name their tunables (check_name)
+                throw suite_error(pos(k), "'" + shorten(key) + "' is not a parameter name: 1 to 64 letters, digits or '_'");
             if (key == "variants") {
                 auto add = [&](const toml::node& e) {
                     b.variants.push_back(short_text(e, "variants"));
