@@ -12,8 +12,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
+#include <cctype>
 
 namespace wb {
 
