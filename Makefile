@@ -2,18 +2,19 @@
 #   make run    install what is missing, build (Release), run suites/quick.toml on the best platform
 #   make test   install what is missing, build, run the tests (ctest)
 #   make amd-baseline   refresh tests/baselines/amd-resources.json on purpose
+#   make regression-baseline   on a GPU machine: refresh results/<gpu>/regression-baseline.json
 #   make asan   build with AddressSanitizer + UBSan (cpu only, build-asan/) and run every test
 #   make fuzz   build the libFuzzer targets with clang (build-fuzz/), fuzz each a while (tests/fuzz/README.md)
 # Both install missing Debian 12 packages with apt-get (as root, or through sudo).
 
 PACKAGES := cmake ninja-build g++ python3 libboost-dev libboost-test-dev libboost-context-dev \
-            libxsimd-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev \
+            libxsimd-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev \
             hipcc libamdhip64-dev librocprim-dev libamd-comgr-dev libelf-dev clang-15
 PRESET   := release
 RESULTS  := build/results/quick.json
 FUZZ_SECONDS := 60
 
-.PHONY: run test build configure deps clean amd-baseline asan fuzz
+.PHONY: run test build configure deps clean amd-baseline regression-baseline asan fuzz
 
 run: build
 	./build/bin/wavebench run suites/quick.toml --out $(RESULTS)
@@ -42,6 +43,12 @@ deps:
 amd-baseline: build
 	env -u WAVEBENCH_PLUGIN_PATH ./build/bin/wavebench inspect --platform amd \
 	    --write-baseline tests/baselines/amd-resources.json >/dev/null
+
+# Refreshes the GPU regression baseline of the GPU present on purpose (after a change meant to
+# move the times): suites/regression.toml into results/<gpu>/regression-baseline.json, which
+# `ctest -L gpu` compares with.
+regression-baseline: build
+	python3 tests/gpu_regression.py build . --refresh
 
 # The same tests under AddressSanitizer and UBSan (g++ brings libasan8 and libubsan1). The flags
 # and the run-time options are in CMakePresets.json, preset asan: any report fails its test; leaks

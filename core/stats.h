@@ -15,3 +15,31 @@ struct summary {
 summary summarize(std::vector<double> samples);
 
 } // namespace wb
+
+namespace wb {
+
+/// The two-sided Mann-Whitney U test of whether y tends to be larger or smaller than x.
+struct rank_test {
+    double u = 0;      // U of y: the pairs (x_i, y_j) with y_j > x_i, ties counted half
+    double p = 1;      // two-sided p-value
+    bool exact = false; // from U's exact distribution (no ties, small samples); else the normal
+                        // approximation with the tie and continuity corrections
+};
+rank_test mann_whitney(const std::vector<double>& x, const std::vector<double>& y);
+
+/// The smallest two-sided p-value the test can give with samples of these sizes (no ties):
+/// 2 / C(n1 + n2, n1). Above alpha, no difference can be significant.
+double smallest_p(size_t n1, size_t n2);
+
+/// The Hodges-Lehmann estimate of the shift from x to y (the median of every y_j - x_i) and its
+/// distribution-free confidence interval (Moses), the one the Mann-Whitney test inverts. No
+/// interval (lo = hi = NaN) when the samples are too small for the confidence asked.
+struct shift_estimate {
+    double estimate = 0, lo = 0, hi = 0;
+};
+shift_estimate hodges_lehmann(const std::vector<double>& x, const std::vector<double>& y, double confidence);
+
+/// The standard normal quantile: P(Z <= z) = q, for 0 < q < 1.
+double normal_quantile(double q);
+
+} // namespace wb

@@ -3,6 +3,7 @@
 // line itself is parsed in main.cpp. Each command returns its exit status.
 #pragma once
 
+#include "harness/console.h"
 #include "harness/plan.h"
 #include "harness/platform.h"
 #include "harness/plugins.h"
@@ -55,6 +56,9 @@ struct run_options {
     bool no_ceilings = false;
     bool reprobe = false;
     bool amd_static = false;
+    table_format format = table_format::table; // --format: the table on stdout
+    std::string db;          // --db: the history database ("": WAVEBENCH_DB or the default)
+    bool no_history = false; // --no-history: record nothing
 };
 
 /// `command` is the command line, for the results JSON.

@@ -3,78 +3,22 @@
 // This file reads the command line (the subcommands, their options, --help) and turns what a
 // command throws into the exit status; the commands themselves are <name>_command.cpp and
 // inspect.cpp.
+#include "harness/cli.h"
 #include "harness/commands.h"
 #include "harness/files.h"
+#include "harness/history.h"
+#include "harness/html_report.h"
 #include "harness/inspect.h"
 #include "harness/report.h"
+#include "harness/run_compare.h"
 #include "harness/suite.h"
 #include "harness/worker.h"
 
-#include <CLI/CLI.hpp>
-
-#include <algorithm>
-#include <charconv>
-#include <cmath>
 #include <iostream>
-#include <sstream>
 
 namespace {
 
 using namespace wb;
-
-// Numbers and paths are checked as written: strictly decimal, nothing after them, finite, in
-// range; every message says what was expected.
-
-CLI::Validator integer(long long lo, long long hi)
-{
-    const std::string range = std::to_string(lo) + " to " + std::to_string(hi);
-    return {[=](std::string& s) -> std::string {
-                long long v = 0;
-                const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-                if (ec == std::errc() && end == s.data() + s.size() && v >= lo && v <= hi) return "";
-                const bool number = end == s.data() + s.size() && (ec == std::errc() || ec == std::errc::result_out_of_range);
-                return "'" + shorten(s) + (number ? "' is out of range" : "' is not an integer") + ": expected an integer from " + range;
-            },
-            "INT " + range};
-}
-
-CLI::Validator real(double lo, double hi)
-{
-    auto text = [](double x) {
-        std::ostringstream o;
-        o << x;
-        return o.str();
-    };
-    const std::string range = text(lo) + " to " + text(hi);
-    return {[=](std::string& s) -> std::string {
-                double v = 0;
-                const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-                const bool number = ec == std::errc() && end == s.data() + s.size() && std::isfinite(v);
-                if (number && v >= lo && v <= hi) return "";
-                return "'" + shorten(s) + (number ? "' is out of range" : "' is not a finite decimal number") +
-                       ": expected a number from " + range;
-            },
-            "NUMBER " + range};
-}
-
-CLI::Validator one_of(std::vector<long long> allowed)
-{
-    std::string list;
-    for (size_t i = 0; i < allowed.size(); ++i)
-        list += (i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ") + std::to_string(allowed[i]);
-    return {[=](std::string& s) -> std::string {
-                long long v = 0;
-                const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-                if (ec == std::errc() && end == s.data() + s.size() &&
-                    std::find(allowed.begin(), allowed.end(), v) != allowed.end())
-                    return "";
-                return "'" + shorten(s) + "' is not allowed: expected " + list;
-            },
-            list};
-}
-
-const CLI::Validator a_path{[](std::string& s) -> std::string { return s.empty() ? "an empty path: name a file" : ""; },
-                            "PATH"};
 
 void add_platform_options(CLI::App* cmd, platform_options& o)
 {
@@ -135,6 +79,25 @@ CLI::App* add_run(CLI::App& app, platform_options& po, run_options& ro)
     run->add_flag("--amd-static", ro.amd_static,
                   "also give each kernel's AMD figures (registers, occupancy per target) at the launch it ran with, "
                   "from the plugin's amd build: no AMD GPU needed");
+    run->add_option_function<std::string>(
+           "--format",
+           [&ro](const std::string& f) {
+               ro.format = f == "markdown" ? table_format::markdown
+                           : f == "csv"    ? table_format::csv
+                           : f == "json"   ? table_format::json
+                                           : table_format::table;
+           },
+           "the table on stdout: table (a table per family, parameters as columns, at most 120 characters wide), "
+           "markdown (a pipe table per family), csv (one header row, then a row per result: times in ms, fractions "
+           "as fractions), json (JSON Lines: an object per result, as each finishes); with markdown, csv and json, "
+           "stdout carries only the table and the rest goes to stderr")
+        ->check(CLI::IsMember({"table", "markdown", "csv", "json"}))
+        ->default_str("table");
+    run->add_option("--db", ro.db,
+                    "record the run in this history database (default: WAVEBENCH_DB, else "
+                    "$XDG_DATA_HOME/wavebench/history.db, else ~/.local/share/wavebench/history.db)")
+        ->check(history_db);
+    run->add_flag("--no-history", ro.no_history, "do not record the run in the history");
     return run;
 }
 
@@ -222,6 +185,13 @@ int main(int argc, char** argv)
     inspect_options io;
     auto* inspect = add_inspect(app, po, io);
 
+    // The commands that register themselves (cli.h), in the order --help lists them.
+    command_list commands;
+    add_compare_command(app, commands);
+    add_history_command(app, commands);
+    add_report_command(app, commands);
+
+
     // What the harness starts to load and run plugins (worker.h); not for users: no help text.
     auto* worker = app.add_subcommand("worker", "");
     worker->group("");
@@ -246,6 +216,8 @@ int main(int argc, char** argv)
     for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
     try {
         if (*worker) return worker_command(po);
+        for (const auto& c : commands)
+            if (*c.sub) return c.body();
         if (*list) return list_command(po, json);
         if (*run) return run_command(po, ro, command);
         if (*probe) return probe_command(po, probe_out, probe_mib);

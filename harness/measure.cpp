@@ -271,6 +271,8 @@ result measure(const std::shared_ptr<platform>& pf, const config& c, group_input
 
     r.time_ms = summarize(times);
     r.wall_ms = summarize(walls);
+    r.samples_ms = std::move(times);
+    r.wall_samples_ms = std::move(walls);
     if (r.st == status::verified && r.time_ms.median > 0) {
         r.metric_value = fam.metric.work(c.family_params) / (r.time_ms.median * 1e-3) / fam.metric.scale;
         r.noisy = r.time_ms.rel_stddev > 0.02;

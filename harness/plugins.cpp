@@ -317,7 +317,7 @@ std::vector<const plugin*> plugin_registry::match(std::string_view family, const
 
 std::vector<fs::path> plugin_directories(const std::string& platform, const std::vector<std::string>& extra)
 {
-    std::vector<fs::path> dirs{platform::build_dir() / "plugins" / platform};
+    std::vector<fs::path> dirs;
     for (const auto& e : extra) dirs.emplace_back(e);
     if (const char* env = std::getenv("WAVEBENCH_PLUGIN_PATH")) {
         std::string s = env;
@@ -328,6 +328,7 @@ std::vector<fs::path> plugin_directories(const std::string& platform, const std:
             start = end + 1;
         }
     }
+    dirs.push_back(platform::build_dir() / "plugins" / platform);
     return dirs;
 }
 

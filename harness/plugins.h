@@ -120,8 +120,10 @@ private:
 /// a rejection in `reg`.
 std::vector<std::filesystem::path> plugin_files(const std::filesystem::path& dir, plugin_registry& reg);
 
-/// The directories plugins are searched in: the build's plugins/<platform>, then each --plugins
-/// DIR, then each entry of WAVEBENCH_PLUGIN_PATH (colon-separated).
+/// The directories plugins are searched in: each --plugins DIR, then each entry of
+/// WAVEBENCH_PLUGIN_PATH (colon-separated), then the build's plugins/<platform>. The first plugin
+/// of a name is the one used: a build of a variant named this way replaces the shipped one (which
+/// is then listed as a second one of that name).
 std::vector<std::filesystem::path> plugin_directories(const std::string& platform,
                                                       const std::vector<std::string>& extra);
 

@@ -90,6 +90,8 @@ nlohmann::json result_json(const result& r, const std::string& unit, const std::
             {"time_ms_stats", measured ? stats_json(r.time_ms) : nlohmann::json()},
             {"wall_ms", measured ? nlohmann::json(r.wall_ms.median) : nlohmann::json()},
             {"wall_ms_stats", measured ? stats_json(r.wall_ms) : nlohmann::json()},
+            {"samples_ms", r.samples_ms},
+            {"wall_samples_ms", r.wall_samples_ms},
             {"prepare_ms", r.prepare_ms},
             {"noisy", r.noisy},
             {"metric",
@@ -141,7 +143,7 @@ nlohmann::json results_document(const run_context& ctx, const std::vector<result
         const family* f = find_family(r.family);
         rows.push_back(result_json(r, f ? f->metric.unit : "", f ? f->metric.name : ""));
     }
-    return {{"schema_version", 2},
+    return {{"schema_version", results_schema_version},
             {"tool_version", tool_version},
             {"started", ctx.started},
             {"complete", complete},
@@ -150,6 +152,7 @@ nlohmann::json results_document(const run_context& ctx, const std::vector<result
             {"command", ctx.command},
             {"platform", to_string(ctx.platform)},
             {"platform_options", {{"warp_size", ctx.warp_size}}},
+            {"toolchain", toolchain_of(to_string(ctx.platform))},
             {"device", device_json(ctx.device)},
             {"ceilings", ceilings_json(ctx.machine_ceilings)},
             {"suite",
@@ -182,38 +185,6 @@ std::string format_ms(double ms)
     else std::snprintf(buf, sizeof buf, "%.2f s", ms / 1e3);
     return buf;
 }
-
-console_table::console_table(std::ostream& os, const std::vector<config>& planned) : os_(os)
-{
-    for (const auto& c : planned) {
-        variant_w_ = std::max(variant_w_, c.plug->name().size());
-        params_w_ = std::max(params_w_, params_text(c.family_params, c.tunables).size());
-        units_[c.plug->fam->name] = c.plug->fam->metric.unit;
-    }
-}
-
-namespace {
-
-/// The first kernel's registers and occupancy ("32", "48/64 regs"), or "-".
-std::pair<std::string, std::string> resources_text(const result& r)
-{
-    if (r.kernels.empty()) return {"-", "-"};
-    const kernel_report& k = r.kernels.front();
-    std::string regs = k.resources.registers >= 0 ? std::to_string(k.resources.registers) : "-";
-    std::string occ = "-";
-    if (k.occ) {
-        char buf[64];
-        const std::string& l = k.occ->limiter;
-        const char* why = l == "registers" ? " regs" : l == "shared memory" ? " smem" : l == "block slots" ? " slots"
-                          : l == "warps"   ? " warps" : "";
-        std::snprintf(buf, sizeof buf, "%g/%g%s", k.occ->value, k.occ->max, why);
-        occ = buf;
-    }
-    if (r.kernels.size() > 1) regs += "+";
-    return {regs, occ};
-}
-
-} // namespace
 
 void print_amd_static(std::ostream& os, const std::vector<result>& results)
 {
@@ -257,50 +228,6 @@ void print_amd_static(std::ostream& os, const std::vector<result>& results)
         }
         os << "\n";
     }
-}
-
-void console_table::header()
-{
-    char buf[512];
-    std::snprintf(buf, sizeof buf, "%-*s  %-*s  %11s %6s  %11s  %9s %6s %8s %8s %5s %-15s %s", int(variant_w_), "variant",
-                  int(params_w_), "params", "time", "±", "wall", unit_.c_str(), "%ceil", "x base", "x lib", "regs",
-                  "occupancy", "check");
-    os_ << buf << "\n" << std::string(std::string(buf).size(), '-') << "\n";
-}
-
-void console_table::row(const result& r)
-{
-    // A header before the first row and wherever the metric's unit changes (families differ).
-    if (const std::string& unit = units_[r.family]; !headed_ || unit != unit_) {
-        if (headed_) os_ << "\n";
-        unit_ = unit;
-        headed_ = true;
-        header();
-    }
-    const std::string name = r.family + "/" + r.variant, params = params_text(r.family_params, r.tunables);
-    const auto [regs, occ] = resources_text(r);
-    char buf[1024];
-    if (r.time_ms.samples == 0) {
-        std::snprintf(buf, sizeof buf, "%-*s  %-*s  %11s %6s  %11s  %9s %6s %8s %8s %5s %-15s %s", int(variant_w_),
-                      name.c_str(), int(params_w_), params.c_str(), "-", "", "-", "-", "-", "-", "-", regs.c_str(),
-                      occ.c_str(), to_string(r.st));
-    } else {
-        char rsd[16], metric[16] = "-", frac[16] = "-", base[16] = "-", lib[16] = "-";
-        std::snprintf(rsd, sizeof rsd, "%.1f%%", 100 * r.time_ms.rel_stddev);
-        if (r.st == status::verified) std::snprintf(metric, sizeof metric, "%.2f", r.metric_value);
-        if (r.fraction_of_ceiling) std::snprintf(frac, sizeof frac, "%.0f%%", 100 * *r.fraction_of_ceiling);
-        if (r.speedup_vs_baseline) std::snprintf(base, sizeof base, "%.2fx", *r.speedup_vs_baseline);
-        if (r.speedup_vs_library) std::snprintf(lib, sizeof lib, "%.2fx", *r.speedup_vs_library);
-        std::snprintf(buf, sizeof buf, "%-*s  %-*s  %11s %6s  %11s  %9s %6s %8s %8s %5s %-15s %s", int(variant_w_),
-                      name.c_str(), int(params_w_), params.c_str(), format_ms(r.time_ms.median).c_str(), rsd,
-                      format_ms(r.wall_ms.median).c_str(), metric, frac, base, lib, regs.c_str(), occ.c_str(),
-                      r.st == status::verified ? (r.noisy ? "ok (noisy)" : "ok") : to_string(r.st));
-    }
-    os_ << buf;
-    if (r.model_speedup) os_ << "  model " << std::fixed << std::setprecision(2) << *r.model_speedup << "x" << std::defaultfloat;
-    os_ << "\n";
-    if (r.st != status::verified) os_ << "    " << to_string(r.st) << ": " << r.message << "\n";
-    os_.flush();
 }
 
 } // namespace wb

@@ -1,4 +1,4 @@
-// What a run reports: the results JSON (docs/results-schema.md) and the console table.
+// What a run reports: the results JSON (docs/results-schema.md); the console table is console.h.
 #pragma once
 
 #include "harness/plan.h"
@@ -10,11 +10,17 @@
 
 #include <filesystem>
 #include <iosfwd>
+#include <string_view>
 
 namespace wb {
 
 /// `git describe` of the build (generated).
 extern const char* const tool_version;
+/// The compiler the platform's plugins are built with, e.g. "nvcc 13.0.48" (generated).
+const char* toolchain_of(std::string_view platform);
+
+/// The results JSON's layout (docs/results-schema.md); 3 added the samples and `toolchain`.
+inline constexpr int results_schema_version = 3;
 
 struct run_context {
     std::string command;
@@ -45,20 +51,5 @@ std::string format_ms(double ms);
 
 /// With --amd-static: each plugin kernel's AMD figures per target, after the table.
 void print_amd_static(std::ostream& os, const std::vector<result>& results);
-
-/// The console table, printed a row at a time as results arrive.
-class console_table {
-public:
-    console_table(std::ostream& os, const std::vector<config>& planned);
-    void row(const result& r); // a header first, and again where the metric's unit changes
-
-private:
-    void header();
-    std::ostream& os_;
-    size_t variant_w_ = 7, params_w_ = 6;
-    std::map<std::string, std::string> units_; // per family
-    std::string unit_;
-    bool headed_ = false;
-};
 
 } // namespace wb

@@ -55,6 +55,7 @@ struct result {
     int input_sets = 1;
     int runs = 0, runs_checked = 0; // runs made (warm-up included), and those compared with the reference
     summary time_ms, wall_ms;
+    std::vector<double> samples_ms, wall_samples_ms; // every measured run, in order (warm-up excluded)
     double prepare_ms = 0;
     double metric_value = 0;
     std::optional<double> fraction_of_ceiling, speedup_vs_baseline, speedup_vs_library;

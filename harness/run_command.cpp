@@ -2,6 +2,7 @@
 // configuration by configuration into the console table and the results JSON, then summed up.
 #include "harness/commands.h"
 #include "harness/files.h"
+#include "harness/history.h"
 #include "harness/probe.h"
 #include "harness/report.h"
 #include "harness/interrupt.h"
@@ -12,6 +13,8 @@
 #include <iomanip>
 #include <iostream>
 #include <set>
+
+#include <unistd.h>
 
 namespace wb {
 
@@ -58,44 +61,45 @@ int print_plan(const std::vector<config>& configs, const std::string& suite_file
 }
 
 /// The lines above the table: the suite and its settings, the device, the ceilings it uses.
-void print_heading(const run_context& ctx, size_t configs, const std::set<std::string>& used_ceilings,
+void print_heading(std::ostream& os, const run_context& ctx, size_t configs, const std::set<std::string>& used_ceilings,
                    const platform& p)
 {
     const run_settings& st = ctx.settings;
-    std::cout << "suite " << ctx.suite_name << " (" << ctx.suite_file << "): " << configs << " configurations, at least "
-              << st.repetitions << " repetitions"
-              << (st.min_time_s > 0 ? " and " + std::to_string(st.min_time_s).substr(0, 4) + " s" : "") << " after "
-              << st.warmup << " warm-up, seed " << st.seed << "\n"
-              << "platform " << device_line(p) << "\n";
+    os << "suite " << ctx.suite_name << " (" << ctx.suite_file << "): " << configs << " configurations, at least "
+       << st.repetitions << " repetitions"
+       << (st.min_time_s > 0 ? " and " + std::to_string(st.min_time_s).substr(0, 4) + " s" : "") << " after "
+       << st.warmup << " warm-up, seed " << st.seed << "\n"
+       << "platform " << device_line(p) << "\n";
     for (const auto& [k, v] : ctx.machine_ceilings)
         if (used_ceilings.count(k))
-            std::cout << "ceiling " << k << " " << std::fixed << std::setprecision(2) << v.value << std::defaultfloat << " "
-                      << v.unit << " (" << v.what << ", " << v.measured << ")\n";
-    std::cout << "\n";
+            os << "ceiling " << k << " " << std::fixed << std::setprecision(2) << v.value << std::defaultfloat << " "
+               << v.unit << " (" << v.what << ", " << v.measured << ")\n";
+    os << "\n";
 }
 
 /// The counts of each status, where the results are, and what was not verified. Returns the
 /// exit status.
-int print_summary(const std::vector<result>& results, size_t planned, const std::filesystem::path& out)
+int print_summary(std::ostream& os, const std::vector<result>& results, size_t planned,
+                  const std::filesystem::path& out)
 {
     size_t counts[status_count] = {};
     for (const auto& res : results) ++counts[int(res.st)];
     auto count = [&](status s) { return counts[int(s)]; };
-    std::cout << "\n"
-              << count(status::verified) << " verified, " << count(status::failed) << " failed verification, "
-              << count(status::error) << " errors, " << count(status::crashed) << " crashed, " << count(status::timeout)
-              << " timed out, " << count(status::skipped) << " skipped";
-    if (results.size() < planned) std::cout << "; " << planned - results.size() << " not run (interrupted)";
-    std::cout << "\nresults: " << out.string() << "\n";
+    os << "\n"
+       << count(status::verified) << " verified, " << count(status::failed) << " failed verification, "
+       << count(status::error) << " errors, " << count(status::crashed) << " crashed, " << count(status::timeout)
+       << " timed out, " << count(status::skipped) << " skipped";
+    if (results.size() < planned) os << "; " << planned - results.size() << " not run (interrupted)";
+    os << "\nresults: " << out.string() << "\n";
     const bool bad = results.size() > count(status::verified) + count(status::skipped);
     if (bad) {
-        std::cout << "\nnot verified:\n";
+        os << "\nnot verified:\n";
         for (const auto& res : results)
             if (res.st != status::verified && res.st != status::skipped)
-                std::cout << "  " << res.family << "/" << res.variant << " "
-                          << params_text(res.family_params, res.tunables) << ": " << to_string(res.st)
-                          << (res.where != stage::none ? std::string(" in ") + to_string(res.where) : "") << ": "
-                          << res.message << "\n";
+                os << "  " << res.family << "/" << res.variant << " " << params_text(res.family_params, res.tunables)
+                   << ": " << to_string(res.st)
+                   << (res.where != stage::none ? std::string(" in ") + to_string(res.where) : "") << ": "
+                   << res.message << "\n";
     }
     return bad ? exit_failures : exit_ok;
 }
@@ -145,27 +149,38 @@ int run_command(const platform_options& po, const run_options& o, const std::str
     check_output(out, "--out", inputs);
     write_json(out, results_document(ctx, {}, false)); // fails now, not after an hour of measuring
 
+    // With markdown, csv or json, stdout carries the table only; the rest goes to stderr.
+    std::ostream& info = o.format == table_format::table ? std::cout : std::cerr;
     std::set<std::string> used; // the ceilings this suite's families report against
     for (const auto& cfg : configs) used.insert(cfg.plug->fam->metric.ceiling);
-    print_heading(ctx, configs.size(), used, *p);
+    print_heading(info, ctx, configs.size(), used, *p);
 
     install_interrupt_handlers(); // from here on, SIGINT and SIGTERM stop after the current configuration
-    console_table table(std::cout, configs);
-    const auto results = r.run(configs, ctx.settings, [&](const result& res, const std::vector<result>& all) {
-        table.row(res);
-        ctx.isolation = exec->describe();
-        try {
-            write_json(out, results_document(ctx, all, false));
-        } catch (const std::exception& e) { // keep measuring; the final write tries again
-            std::cerr << "warning: " << e.what() << "\n";
-        }
-    });
+    console_table table(std::cout, configs, o.format, c);
+    progress_line progress(std::cerr, configs, ::isatty(STDERR_FILENO));
+    const auto results = r.run(
+        configs, ctx.settings,
+        [&](const result& res, const std::vector<result>& all) {
+            progress.clear(); // drawn again as the next configuration starts
+            table.row(all.size() - 1, res);
+            ctx.isolation = exec->describe();
+            try {
+                write_json(out, results_document(ctx, all, false));
+            } catch (const std::exception& e) { // keep measuring; the final write tries again
+                std::cerr << "warning: " << e.what() << "\n";
+            }
+        },
+        [&](size_t index, const config&) { progress.start(index); });
+    progress.clear();
     const int sig = interrupted();
     if (sig) ctx.stopped_by = signal_name(sig);
     ctx.isolation = exec->describe();
-    write_json(out, results_document(ctx, results, !sig));
-    if (o.amd_static) print_amd_static(std::cout, results);
-    const int status = print_summary(results, configs.size(), out);
+    const nlohmann::json doc = results_document(ctx, results, !sig);
+    write_json(out, doc);
+    const auto id = o.no_history ? std::nullopt : record_run(o.db, doc, out.string()); // a failure only warns
+    if (o.amd_static) print_amd_static(info, results);
+    const int status = print_summary(info, results, configs.size(), out);
+    if (id) info << "history: run " << *id << " (wavebench history lists the runs)\n";
     return sig ? 128 + sig : status;
 }
 

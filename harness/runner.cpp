@@ -8,7 +8,8 @@
 
 namespace wb {
 
-std::vector<result> runner::run(const std::vector<config>& configs, const run_settings& settings, const on_result& done)
+std::vector<result> runner::run(const std::vector<config>& configs, const run_settings& settings, const on_result& done,
+                                const on_start& starting)
 {
     std::vector<result> results;
     size_t begin = 0; // the first result of the current group (the same family parameters)
@@ -16,6 +17,7 @@ std::vector<result> runner::run(const std::vector<config>& configs, const run_se
         const config& c = configs[i];
         if (i > 0 && c.group != configs[i - 1].group) begin = results.size();
         const family& fam = *c.plug->fam;
+        if (starting) starting(i, c);
         result& r = results.emplace_back(executor_.measure(c, settings));
         r.message = shown(r.message, 4096); // a plugin's words: printable and bounded on the console and in JSON
         if (amd_static_) amd_figures_.attach(c, r.kernels);

@@ -17,10 +17,12 @@ public:
 
     /// Sees each result as soon as it exists, with all the results so far.
     using on_result = std::function<void(const result&, const std::vector<result>&)>;
+    /// Sees each configuration (configs[index]) as it starts.
+    using on_start = std::function<void(size_t index, const config&)>;
 
     /// Runs the configurations in order; fewer results than configurations when interrupted.
     std::vector<result> run(const std::vector<config>& configs, const run_settings& settings,
-                            const on_result& done);
+                            const on_result& done, const on_start& starting = {});
 
     /// Attach each kernel's AMD static figures (from the plugin's amd build) to the results.
     void set_amd_static(bool on) { amd_static_ = on; }

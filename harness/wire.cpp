@@ -1,6 +1,8 @@
 // The messages between the harness and its workers (wire.h).
 #include "harness/wire.h"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -98,6 +100,17 @@ namespace {
 json to_json(const summary& s) { return {s.min, s.median, s.max, s.mean, s.rel_stddev, s.samples}; }
 summary summary_from(const json& j) { return {j[0], j[1], j[2], j[3], j[4], j[5]}; }
 
+/// A worker's samples: one finite, non-negative time per measured run, no more than the runs made.
+std::vector<double> samples_from(const json& j, const result& r)
+{
+    auto v = j.get<std::vector<double>>();
+    if (v.size() > size_t(std::max(r.runs, 0)))
+        throw std::runtime_error("a worker sent " + std::to_string(v.size()) + " samples for " + std::to_string(r.runs) + " runs");
+    for (double x : v)
+        if (!std::isfinite(x) || x < 0) throw std::runtime_error("a worker sent a sample that is no time");
+    return v;
+}
+
 json opt(const std::optional<double>& v) { return v ? json(*v) : json(); }
 std::optional<double> opt_from(const json& j) { return j.is_null() ? std::nullopt : std::optional<double>(j.get<double>()); }
 
@@ -144,6 +157,7 @@ json to_json(const result& r)
             {"runs", {r.runs, r.runs_checked}},
             {"time_ms", to_json(r.time_ms)},
             {"wall_ms", to_json(r.wall_ms)},
+            {"samples", {r.samples_ms, r.wall_samples_ms}},
             {"prepare_ms", r.prepare_ms},
             {"metric_value", r.metric_value},
             {"model_speedup", opt(r.model_speedup)},
@@ -170,6 +184,8 @@ result result_from(const json& j)
     r.runs_checked = j.at("runs")[1];
     r.time_ms = summary_from(j.at("time_ms"));
     r.wall_ms = summary_from(j.at("wall_ms"));
+    r.samples_ms = samples_from(j.at("samples").at(0), r);
+    r.wall_samples_ms = samples_from(j.at("samples").at(1), r);
     r.prepare_ms = j.at("prepare_ms");
     r.metric_value = j.at("metric_value");
     r.model_speedup = opt_from(j.at("model_speedup"));

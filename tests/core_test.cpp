@@ -73,6 +73,76 @@ BOOST_AUTO_TEST_CASE(summary_statistics)
     BOOST_CHECK_EQUAL(wb::summarize({}).samples, 0u);
 }
 
+// The exact Mann-Whitney p-value against counting every arrangement of small samples.
+BOOST_AUTO_TEST_CASE(mann_whitney_exact_p_values_match_enumeration)
+{
+    for (int m = 1; m <= 5; ++m)
+        for (int n = 1; n <= 6; ++n) {
+            const int size = m + n;
+            std::vector<double> count(size_t(m * n + 1), 0);
+            double total = 0;
+            for (int mask = 0; mask < (1 << size); ++mask) { // the positions of x's values among all
+                if (__builtin_popcount(unsigned(mask)) != m) continue;
+                int u = 0; // pairs with a y above an x
+                for (int i = 0; i < size; ++i)
+                    if (!(mask >> i & 1))
+                        for (int j = 0; j < i; ++j) u += mask >> j & 1;
+                ++count[size_t(u)];
+                ++total;
+            }
+            std::vector<double> x, y; // interleaved, no ties
+            for (int i = 0; i < m; ++i) x.push_back(2.0 * i + 1);
+            for (int j = 0; j < n; ++j) y.push_back(3.0 * j + 0.5);
+            const wb::rank_test t = wb::mann_whitney(x, y);
+            BOOST_TEST(t.exact);
+            const double lower = std::min(t.u, m * n - t.u);
+            double below = 0;
+            for (int k = 0; k <= lower; ++k) below += count[size_t(k)];
+            BOOST_TEST(t.p == std::min(1.0, 2 * below / total), boost::test_tools::tolerance(1e-12));
+        }
+    BOOST_TEST(wb::smallest_p(3, 3) == 0.1, boost::test_tools::tolerance(1e-12)); // 2 / C(6, 3)
+    BOOST_TEST(wb::smallest_p(25, 25) < 1e-13);
+}
+
+BOOST_AUTO_TEST_CASE(mann_whitney_normal_approximation_and_ties)
+{
+    // 50 against 50 shifted by 3.25: the exact and the normal p-values agree closely.
+    std::vector<double> x, y;
+    for (int i = 0; i < 50; ++i) x.push_back(i), y.push_back(i + 3.25);
+    const wb::rank_test exact = wb::mann_whitney(x, y);
+    BOOST_TEST(exact.exact);
+    BOOST_TEST(exact.p == 0.2466, boost::test_tools::tolerance(0.01));
+    y.push_back(100); // 2550 pairs: the normal approximation
+    x.push_back(-1);
+    const wb::rank_test approx = wb::mann_whitney(x, y);
+    BOOST_TEST(!approx.exact);
+    BOOST_TEST(approx.p > 0.1);
+    BOOST_TEST(approx.p < 0.4);
+    // The same samples: p = 1; all values tied: p = 1; clearly apart: tiny.
+    BOOST_TEST(wb::mann_whitney(x, x).p == 1.0);
+    BOOST_TEST(wb::mann_whitney({1, 1, 1}, {1, 1, 1, 1}).p == 1.0);
+    std::vector<double> far;
+    for (double v : x) far.push_back(v + 1000);
+    BOOST_TEST(wb::mann_whitney(x, far).p < 1e-15);
+    BOOST_TEST(wb::normal_quantile(0.995) == 2.5758, boost::test_tools::tolerance(1e-4));
+}
+
+BOOST_AUTO_TEST_CASE(hodges_lehmann_interval_covers_the_shift)
+{
+    std::vector<double> x, y;
+    for (int i = 0; i < 30; ++i) x.push_back(std::sin(i) * 3), y.push_back(std::sin(i * 1.7) * 3 + 10);
+    const wb::shift_estimate s = wb::hodges_lehmann(x, y, 0.99);
+    BOOST_TEST(s.lo < s.estimate);
+    BOOST_TEST(s.estimate < s.hi);
+    BOOST_TEST(s.lo > 7);
+    BOOST_TEST(s.hi < 13);
+    const wb::shift_estimate self = wb::hodges_lehmann(x, x, 0.99);
+    BOOST_TEST(self.estimate == 0.0);
+    BOOST_TEST(self.lo < 0);
+    BOOST_TEST(self.hi > 0);
+    BOOST_TEST(std::isnan(wb::hodges_lehmann({1, 2}, {3}, 0.99).lo)); // too few for 99%
+}
+
 BOOST_AUTO_TEST_CASE(inputs_depend_on_the_seed_and_position_only)
 {
     std::vector<uint32_t> a(1001), b(1001), c(1001);

@@ -169,6 +169,9 @@ class Isolation(unittest.TestCase):
                                     cwd=SOURCE, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             wait_for_results(out, 1, proc)  # atomic done; test_spins spins
             time.sleep(0.5)
+            # This run's workers (other tests may run workers of the same binary at the same time).
+            workers = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+            self.assertTrue(workers, "no worker of this run found")
             proc.send_signal(signal.SIGINT)
             time.sleep(0.5)
             self.assertIsNone(proc.poll(), "the first SIGINT waits for the current configuration")
@@ -181,8 +184,15 @@ class Isolation(unittest.TestCase):
             self.assertFalse(doc["complete"])
             self.assertEqual([r["variant"] for r in doc["results"]], ["atomic"])
             # The worker went with it.
-            ps = subprocess.run(["pgrep", "-f", f"{WB} worker"], capture_output=True, text=True)
-            self.assertEqual(ps.stdout.strip(), "", "a worker outlived the harness")
+            time.sleep(0.2)
+            def running(pid):
+                try:
+                    with open(f"/proc/{pid}/cmdline") as f:
+                        return "worker" in f.read()
+                except OSError:
+                    return False
+            alive = [w for w in workers if running(w)]
+            self.assertEqual(alive, [], "a worker outlived the harness")
 
 
 if __name__ == "__main__":

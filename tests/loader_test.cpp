@@ -466,9 +466,10 @@ BOOST_AUTO_TEST_CASE(plugin_path_environment_adds_directories)
     const auto dirs = wb::plugin_directories(wb::to_string(wb::platform_kind::cpu), {"/x"});
     unsetenv("WAVEBENCH_PLUGIN_PATH");
     BOOST_REQUIRE_EQUAL(dirs.size(), 5u);
-    BOOST_CHECK_EQUAL(dirs[0], build() / "plugins" / "cpu");
-    BOOST_CHECK_EQUAL(dirs[1], "/x");
-    BOOST_CHECK_EQUAL(dirs[4], "/c");
+    BOOST_CHECK_EQUAL(dirs[0], "/x"); // what is named comes first: it replaces a shipped variant
+    BOOST_CHECK_EQUAL(dirs[1], "/a");
+    BOOST_CHECK_EQUAL(dirs[3], "/c");
+    BOOST_CHECK_EQUAL(dirs[4], build() / "plugins" / "cpu");
 }
 
 } // namespace

@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""`wavebench compare`: a run compared with itself is `same` everywhere (exit 0); a build of a
+variant slowed on purpose (tests/regression/slowed.h) is `slower` (exit 1); doctored copies of a
+run test what samples alone cannot: scattered or too few samples are `noisy`, a failure, resource
+changes, new and missing configurations, another device, --fail-on, the output formats and bad
+input. Usage: compare_test.py BUILD_DIR SOURCE_DIR"""
+import copy
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BUILD, SOURCE = sys.argv[1], sys.argv[2]
+WB = os.path.join(BUILD, "bin", "wavebench")
+SLOWED = os.path.join(BUILD, "tests", "slowed-plugins")
+
+SUITE = """[suite]
+name = "compare-test"
+repetitions = 25
+warmup = 2
+seed = 11
+
+[[benchmark]]
+family = "reduce"
+variants = ["wavefront", "tree"]
+n = [1048576]
+"""
+
+
+def wb(*args, db=None):
+    env = dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache"))
+    env["WAVEBENCH_DB"] = db or os.path.join(TMP, "history.db")
+    return subprocess.run([WB, *args], capture_output=True, text=True, cwd=SOURCE, env=env, timeout=600)
+
+
+def run_suite(out, *extra):
+    r = wb("run", SUITE_FILE, "--platform", "cpu", "--no-ceilings", "--out", out, *extra)
+    assert r.returncode == 0, r.stdout + r.stderr
+    with open(out) as f:
+        return json.load(f)
+
+
+def save(doc, name):
+    path = os.path.join(TMP, name)
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path
+
+
+def compare(base, new, *opts):
+    r = wb("compare", base, new, "--format", "json", *opts)
+    doc = json.loads(r.stdout) if r.returncode in (0, 1) else None
+    return r, doc
+
+
+def verdicts(doc):
+    return {(c["family"] + "/" + c["variant"]): c["verdict"] for c in doc["configurations"]}
+
+
+class Compare(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.base = run_suite(BASE)
+        # The slowed wavefront replaces the shipped one: --plugins directories come first. Only it
+        # runs again, so no other configuration's noise between two runs on a shared CPU decides
+        # the exit status (tree is `missing` in SLOW, which fails only with --fail-on missing).
+        cls.slow = run_suite(SLOW, "--plugins", SLOWED, "--filter", "reduce/wavefront")
+
+    def row(self, doc, variant):
+        return next(r for r in doc["results"] if r["variant"] == variant)
+
+    def test_samples_are_kept(self):
+        for r in self.base["results"]:
+            self.assertEqual(len(r["samples_ms"]), r["time_ms_stats"]["samples"])
+            self.assertEqual(len(r["wall_samples_ms"]), len(r["samples_ms"]))
+            self.assertGreaterEqual(len(r["samples_ms"]), 25)
+            self.assertAlmostEqual(statistics.median(r["samples_ms"]), r["time_ms"], places=9)
+        self.assertEqual(self.base["schema_version"], 3)
+        self.assertTrue(self.base["toolchain"])
+
+    def test_a_run_against_itself_is_same_everywhere(self):
+        for fmt in ("json", "table", "markdown"):
+            r = wb("compare", BASE, BASE, "--format", fmt)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        r, doc = compare(BASE, BASE)
+        self.assertEqual(set(verdicts(doc).values()), {"same"})
+        for c in doc["configurations"]:
+            self.assertEqual(c["change"], 0)
+            self.assertLessEqual(c["ci"][0], 0)
+            self.assertGreaterEqual(c["ci"][1], 0)
+        self.assertFalse(doc["regressed"])
+
+    def test_the_slowed_variant_is_slower(self):
+        # The shipped build is the one set aside, as a second of that name.
+        self.assertTrue(any("slowed-plugins" in p["reason"] for p in self.slow["plugins_rejected"]),
+                        self.slow["plugins_rejected"])
+        r, doc = compare(BASE, SLOW)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        v = verdicts(doc)
+        self.assertEqual(v["reduce/wavefront"], "slower", json.dumps(doc["configurations"], indent=1))
+        c = next(c for c in doc["configurations"] if c["variant"] == "wavefront")
+        self.assertGreater(c["change"], 0.3)  # three times the work
+        self.assertLess(c["p_value"], 0.01)
+        self.assertGreater(c["ci"][0], 0)
+        self.assertEqual(doc["regressions"], ["slower"])
+        # The other way round it is faster, which fails nothing.
+        r, doc = compare(SLOW, BASE)
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertEqual(verdicts(doc), {"reduce/wavefront": "faster", "reduce/tree": "new"})
+        # --fail-on none: reported, not failed; the table says it in words.
+        r = wb("compare", BASE, SLOW, "--fail-on", "none")
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("slower", r.stdout)
+        md = wb("compare", BASE, SLOW, "--format", "markdown")
+        self.assertEqual(md.returncode, 1)
+        self.assertTrue(md.stdout.startswith("### wavebench compare"))
+        rows = [l for l in md.stdout.splitlines() if l.startswith("|")]
+        self.assertTrue(rows and all(l.count("|") == rows[0].count("|") for l in rows), md.stdout)
+
+    def doctored(self, name, change):
+        doc = copy.deepcopy(self.base)
+        change(doc)
+        return save(doc, name)
+
+    def test_scattered_samples_are_noisy(self):
+        # Spread from half to two and a half times the median: 12% higher medians cannot be told apart.
+        spread = [0.5 + 2 * i / 24 for i in range(25)]
+        random.Random(5).shuffle(spread)
+
+        def scatter(k):
+            def change(doc):
+                for r in doc["results"]:
+                    r["samples_ms"] = [r["time_ms"] * k * x for x in spread]
+            return change
+
+        a, b = self.doctored("scatter-a.json", scatter(1)), self.doctored("scatter-b.json", scatter(1.12))
+        r, doc = compare(a, b)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        for c in doc["configurations"]:
+            self.assertEqual(c["verdict"], "noisy", c)
+            self.assertIn("scattered", c["reason"])
+            self.assertGreater(c["p_value"], 0.01)
+            self.assertAlmostEqual(c["change"], 0.12, places=6)
+
+    def test_too_few_samples_are_noisy_not_a_verdict(self):
+        def few(doc, k):
+            for r in doc["results"]:
+                r["samples_ms"] = [r["time_ms"] * k * x for x in (0.99, 1.0, 1.01)]
+
+        a = self.doctored("few-a.json", lambda d: few(d, 1))
+        b = self.doctored("few-b.json", lambda d: few(d, 2))
+        r, doc = compare(a, b)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(set(verdicts(doc).values()), {"noisy"})
+        self.assertIn("too few", doc["configurations"][0]["reason"])
+
+    def test_a_failure_fails(self):
+        def fail(doc):
+            r = self.row(doc, "tree")
+            r.update(status="failed", verified=False, error="run 3: element 7 is 5, expected 4")
+
+        bad = self.doctored("failed.json", fail)
+        r, doc = compare(BASE, bad)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(verdicts(doc)["reduce/tree"], "failed")
+        self.assertIn("element 7", next(c for c in doc["configurations"] if c["variant"] == "tree")["reason"])
+        self.assertEqual(compare(BASE, bad, "--fail-on", "slower")[0].returncode, 0)
+        r, doc = compare(bad, BASE)
+        self.assertEqual((r.returncode, verdicts(doc)["reduce/tree"]), (0, "fixed"))
+
+    def test_resources(self):
+        def more_registers(doc):
+            for k in self.row(doc, "tree")["kernels"]:
+                k["registers"] = 96
+                k["scratch_bytes"] = 64
+            for k in self.row(doc, "wavefront")["kernels"]:
+                k["occupancy"] = {"value": 1, "max": 2, "unit": "blocks per worker", "percent": 50, "blocks": 1}
+
+        def fewer_registers(doc):
+            for k in self.row(doc, "tree")["kernels"]:
+                k["registers"] = 64
+                k["scratch_bytes"] = 0
+
+        a, b = self.doctored("regs-a.json", fewer_registers), self.doctored("regs-b.json", more_registers)
+        r, doc = compare(a, b)
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn("resources", doc["regressions"])
+        fields = {(c["field"], c["worse"]) for x in doc["configurations"] for c in x["resources"]}
+        self.assertIn(("registers", True), fields)
+        self.assertIn(("scratch_bytes", True), fields)
+        self.assertEqual(compare(a, b, "--fail-on", "slower,failed")[0].returncode, 0)
+        r, doc = compare(b, a)  # fewer registers, more scratch gone: better, not a regression
+        self.assertNotIn("resources", doc["regressions"])
+        self.assertIn("registers", wb("compare", a, b).stdout)
+
+    def test_new_and_missing(self):
+        def drop_tree(doc):
+            doc["results"] = [r for r in doc["results"] if r["variant"] != "tree"]
+
+        fewer = self.doctored("fewer.json", drop_tree)
+        r, doc = compare(BASE, fewer)
+        self.assertEqual((r.returncode, verdicts(doc)["reduce/tree"]), (0, "missing"))
+        self.assertEqual(compare(BASE, fewer, "--fail-on", "any")[0].returncode, 1)
+        r, doc = compare(fewer, BASE)
+        self.assertEqual((r.returncode, verdicts(doc)["reduce/tree"]), (0, "new"))
+
+    def test_another_device_is_refused_unless_asked(self):
+        other = self.doctored("other-device.json", lambda d: d["device"].update(name="Some Other GPU"))
+        r = wb("compare", BASE, other)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("Some Other GPU", r.stderr)
+        self.assertIn("--allow-device-change", r.stderr)
+        self.assertEqual(wb("compare", BASE, other, "--allow-device-change").returncode, 0)
+        tc = self.doctored("other-toolchain.json", lambda d: d.update(toolchain="GNU 99.1"))
+        r = wb("compare", BASE, tc)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("toolchain", r.stderr)
+
+    def test_options_and_bad_input(self):
+        # A higher threshold turns the slowdown into `same`.
+        r, doc = compare(BASE, SLOW, "--threshold", "500")
+        self.assertEqual((r.returncode, verdicts(doc)["reduce/wavefront"]), (0, "same"))
+        old = self.doctored("schema2.json", lambda d: d.update(schema_version=2))
+        for args, needle in [((old, BASE), "schema_version 2"),
+                             ((BASE, os.path.join(TMP, "nothing.json")), "nothing.json"),
+                             ((BASE, BASE, "--alpha", "2"), "--alpha"),
+                             ((BASE, BASE, "--fail-on", "sometimes"), "sometimes"),
+                             ((BASE, BASE, "--format", "html"), "html"),
+                             ((BASE, save({"results": 3}, "garbage.json")), "garbage.json")]:
+            r = wb("compare", *args)
+            self.assertEqual(r.returncode, 2, (args, r.stdout, r.stderr))
+            self.assertIn(needle, r.stderr)
+
+
+if __name__ == "__main__":
+    with tempfile.TemporaryDirectory() as TMP:
+        SUITE_FILE = os.path.join(TMP, "suite.toml")
+        with open(SUITE_FILE, "w") as f:
+            f.write(SUITE)
+        BASE, SLOW = os.path.join(TMP, "base.json"), os.path.join(TMP, "slow.json")
+        unittest.main(argv=sys.argv[:1], verbosity=2)

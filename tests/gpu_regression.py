@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""The GPU regression suite (`ctest -L gpu`): suites/regression.toml on the GPU present, compared
+with the committed baseline of that device (results/<gpu>/regression-baseline.json) by
+`wavebench compare`, which fails on `slower`, on a verification failure and on a resource
+regression. Exits 77 (a skip, with the reason) without a GPU or without a baseline for it.
+
+  gpu_regression.py BUILD_DIR SOURCE_DIR            run and compare (the test)
+  gpu_regression.py BUILD_DIR SOURCE_DIR --refresh  write the baseline of this device anew
+
+The run's results and the comparison (table and JSON) are left in BUILD_DIR/gpu-regression/.
+WAVEBENCH_PLUGIN_PATH works as for any run: a directory named there replaces the shipped build
+of a variant (the way a variant slowed on purpose, build/tests/slowed-plugins, is tried)."""
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+SKIP = 77
+BUILD, SOURCE = sys.argv[1], sys.argv[2]
+REFRESH = "--refresh" in sys.argv[3:]
+WB = os.path.join(BUILD, "bin", "wavebench")
+SUITE = os.path.join(SOURCE, "suites", "regression.toml")
+OUT = os.path.join(BUILD, "gpu-regression")
+
+
+def wb(*args, **kw):
+    return subprocess.run([WB, *args], text=True, **kw)
+
+
+def gpu():
+    """(platform, device) of the first GPU platform with a device, or None and why not."""
+    why = []
+    for platform in ("nvidia", "amd"):
+        r = wb("list", "--platform", platform, "--json", capture_output=True)
+        doc = json.loads(r.stdout) if r.returncode == 0 else {}
+        if doc.get("device"):
+            return platform, doc["device"], None
+        last = doc.get("device_problem") or (r.stderr.strip().splitlines() or ["exit status %d" % r.returncode])[-1]
+        why.append(f"{platform}: {last}")
+    return None, None, "; ".join(why)
+
+
+def folder_name(device):
+    """results/<gpu>/: the model in the device's name, e.g. h100, h200, mi300x."""
+    m = re.search(r"\b([A-Z]{1,3}\d{2,4}[A-Z]?)\b", device["name"])
+    return (m.group(1) if m else re.sub(r"[^A-Za-z0-9]+", "-", device["name"]).strip("-")).lower()
+
+
+def baseline_for(platform, device):
+    for path in sorted(glob.glob(os.path.join(SOURCE, "results", "*", "regression-baseline.json"))):
+        with open(path) as f:
+            doc = json.load(f)
+        if doc.get("platform") == platform and doc.get("device", {}).get("name") == device["name"]:
+            return path
+    return None
+
+
+def main():
+    platform, device, why = gpu()
+    if not platform:
+        print(f"skipped: no GPU here ({why})")
+        return SKIP
+    os.makedirs(OUT, exist_ok=True)
+    baseline = baseline_for(platform, device)
+    if REFRESH:
+        target = baseline or os.path.join(SOURCE, "results", folder_name(device), "regression-baseline.json")
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        r = wb("run", SUITE, "--platform", platform, "--no-history", "--out", target)
+        print(f"baseline of {device['name']} ({platform}) written: {target}")
+        return r.returncode
+    if not baseline:
+        print(f"skipped: no regression baseline for {device['name']} ({platform}) under results/*/; "
+              f"`make regression-baseline` on this machine writes one")
+        return SKIP
+    results = os.path.join(OUT, "results.json")
+    r = wb("run", SUITE, "--platform", platform, "--no-history", "--out", results)
+    if r.returncode not in (0, 1):
+        print(f"the regression suite did not run (exit status {r.returncode})")
+        return 1
+    print(f"\ncompared with {os.path.relpath(baseline, SOURCE)}:\n", flush=True)
+    table = wb("compare", baseline, results, capture_output=True)
+    sys.stdout.write(table.stdout + table.stderr)
+    with open(os.path.join(OUT, "compare.txt"), "w") as f:
+        f.write(table.stdout + table.stderr)
+    with open(os.path.join(OUT, "compare.json"), "w") as f:
+        f.write(wb("compare", baseline, results, "--format", "json", capture_output=True).stdout)
+    # compare's own exit status: 0 nothing regressed, 1 slower / failed / resources, 2 bad input.
+    return table.returncode if r.returncode == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
