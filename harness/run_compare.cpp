@@ -113,18 +113,20 @@ json resource_changes(const json& base, const json& now)
             const auto tb = std::find_if(ab.begin(), ab.end(), [&](const json& x) { return x.is_object() && x.value("target", json()) == t.value("target", json()); });
             if (tb == ab.end()) continue;
             for (const char* f : {"vgprs", "agprs", "sgprs", "lds_bytes", "scratch_bytes", "vgpr_spills", "sgpr_spills"})
-                compare_figure(out, name, t["target"], f, tb->value(f, json()), t.value(f, json()), true);
+                compare_figure(out, name, t.value("target", json()), f, tb->value(f, json()), t.value(f, json()), true);
             auto waves = [](const json& x) { return x.value("occupancy", json()).is_object() ? x["occupancy"].value("waves_per_simd", json()) : json(); };
-            compare_figure(out, name, t["target"], "waves_per_simd", waves(*tb), waves(t), false);
+            compare_figure(out, name, t.value("target", json()), "waves_per_simd", waves(*tb), waves(t), false);
         }
     }
     return out;
 }
 
-std::string percent(double x, bool sign = true)
+/// "+12.3%"; `whole`: no decimals from 10% on ("+146%"), for the narrow interval column.
+std::string percent(double x, bool sign = true, bool whole = false)
 {
     std::ostringstream o;
-    o << std::fixed << std::setprecision(1) << (sign && x >= 0 ? "+" : "") << 100 * x << "%";
+    o << std::fixed << std::setprecision(whole && std::abs(x) >= 0.1 ? 0 : 1) << (sign && x >= 0 ? "+" : "") << 100 * x
+      << "%";
     return o.str();
 }
 
@@ -325,7 +327,9 @@ std::string ms_or_dash(const json& side)
 
 std::string ci_text(const json& e)
 {
-    return e["ci"].is_array() ? "[" + percent(e["ci"][0].get<double>()) + ", " + percent(e["ci"][1].get<double>()) + "]" : "-";
+    return e["ci"].is_array()
+               ? "[" + percent(e["ci"][0].get<double>(), true, true) + ", " + percent(e["ci"][1].get<double>(), true, true) + "]"
+               : "-";
 }
 
 std::string resource_text(const json& c)
@@ -356,8 +360,9 @@ void print_comparison(std::ostream& os, const json& cmp, bool markdown)
     const std::string interval = std::to_string(int(std::round(100 * (1 - cmp["options"]["alpha"].get<double>())))) + "% CI";
     std::vector<std::array<std::string, 8>> cells;
     for (const auto& e : rows)
-        cells.push_back({e["verdict"].get<std::string>(), e["family"].get<std::string>() + "/" + e["variant"].get<std::string>(),
-                         params_text(e["params"]), ms_or_dash(e["base"]), ms_or_dash(e["new"]),
+        cells.push_back({e["verdict"].get<std::string>(),
+                         shown(e["family"].get<std::string>() + "/" + e["variant"].get<std::string>(), 80),
+                         shown(params_text(e["params"]), 400), ms_or_dash(e["base"]), ms_or_dash(e["new"]),
                          e["change"].is_number() ? percent(e["change"].get<double>()) : "-", ci_text(e),
                          e["p_value"].is_number() ? p_text(e["p_value"].get<double>()) : "-"});
     const std::array<std::string, 8> head{"verdict", "benchmark", "params", "base", "new", "change", interval, "p"};
@@ -366,7 +371,11 @@ void print_comparison(std::ostream& os, const json& cmp, bool markdown)
         os << "### wavebench compare: " << base << " → " << now << "\n\n" << summary_line(cmp) << "\n\n";
         auto line = [&](const std::array<std::string, 8>& c) {
             os << "|";
-            for (const auto& x : c) os << " " << x << " |";
+            for (const auto& x : c) {
+                std::string cell; // a '|' from a results file must not end the cell
+                for (char ch : x) cell += ch == '|' ? "\\|" : std::string(1, ch);
+                os << " " << cell << " |";
+            }
             os << "\n";
         };
         auto table = [&](bool all) {
@@ -387,7 +396,10 @@ void print_comparison(std::ostream& os, const json& cmp, bool markdown)
             w[c] = head[c].size();
             for (const auto& r : cells) w[c] = std::max(w[c], r[c].size());
         }
-        w[2] = std::min<size_t>(w[2], 40);
+        // The parameters take what 120 columns leave (at least 12).
+        size_t others = 2 * 7;
+        for (size_t c = 0; c < 8; ++c) others += c == 2 ? 0 : w[c];
+        w[2] = std::min(w[2], std::max<size_t>(12, 120 - std::min<size_t>(others, 108)));
         os << "BASE " << base << "\nNEW  " << now << "\n\n";
         auto line = [&](const std::array<std::string, 8>& c) {
             std::string s;

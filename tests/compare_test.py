@@ -235,6 +235,41 @@ class Compare(unittest.TestCase):
             self.assertEqual(r.returncode, 2, (args, r.stdout, r.stderr))
             self.assertIn(needle, r.stderr)
 
+    def test_mutated_results_end_with_a_verdict_or_a_message(self):
+        # Results files are input: a value of any type anywhere ends in a comparison or exit 2,
+        # never a crash.
+        rng = random.Random(7)
+        odd = [None, True, -1, 1e308, "", "x" * 300, [], {}, [1, "a"], {"a": 1}, "\u202e|\n"]
+
+        def paths(node, at=()):
+            yield at
+            items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else []
+            for k, v in items:
+                yield from paths(v, at + (k,))
+
+        every = list(paths(self.base))
+        for i in range(150):
+            doc = copy.deepcopy(self.base)
+            for _ in range(rng.randint(1, 3)):
+                at = rng.choice(every[1:])
+                try:
+                    node = doc
+                    for k in at[:-1]:
+                        node = node[k]
+                    if rng.random() < 0.2 and isinstance(node, dict):
+                        del node[at[-1]]
+                    else:
+                        node[at[-1]] = rng.choice(odd)
+                except (KeyError, IndexError, TypeError):
+                    pass
+            path = save(doc, f"mutant-{i}.json")
+            for args in ((BASE, path), (path, BASE)):
+                r = wb("compare", *args, "--format", rng.choice(["table", "markdown", "json"]))
+                self.assertIn(r.returncode, (0, 1, 2), (at, r.stderr[-2000:]))
+                if r.returncode == 2:
+                    self.assertTrue(r.stderr.startswith("error: "), r.stderr[-2000:])
+                    self.assertLess(len(r.stderr), 5000)
+
 
 if __name__ == "__main__":
     with tempfile.TemporaryDirectory() as TMP:
