@@ -5,11 +5,13 @@
 #   make regression-baseline   on a GPU machine: refresh results/<gpu>/regression-baseline.json
 #   make asan   build with AddressSanitizer + UBSan (cpu only, build-asan/) and run every test
 #   make fuzz   build the libFuzzer targets with clang (build-fuzz/), fuzz each a while (tests/fuzz/README.md)
-# Both install missing Debian 12 packages with apt-get (as root, or through sudo).
+# Both install missing Debian 12 packages with apt-get (as root, or through sudo): chromium for the
+# report's test; Debian's nodejs and npm only where there is no npm (the build vendors the report's
+# Vega from the npm registry; a Node.js from elsewhere brings its own npm).
 
 PACKAGES := cmake ninja-build g++ python3 libboost-dev libboost-test-dev libboost-context-dev \
             libxsimd-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev \
-            hipcc libamdhip64-dev librocprim-dev libamd-comgr-dev libelf-dev clang-15
+            hipcc libamdhip64-dev librocprim-dev libamd-comgr-dev libelf-dev clang-15 chromium
 PRESET   := release
 RESULTS  := build/results/quick.json
 FUZZ_SECONDS := 60
@@ -30,6 +32,7 @@ configure: deps
 
 deps:
 	@missing="$$(for p in $(PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done)"; \
+	command -v npm >/dev/null || missing="$$missing nodejs npm"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing missing Debian packages:" $$missing; \
 	  if [ "$$(id -u)" = 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; \

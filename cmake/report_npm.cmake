@@ -12,7 +12,10 @@ endforeach()
 execute_process(COMMAND ${NPM} ci --ignore-scripts --no-audit --no-fund --prefer-offline --no-update-notifier
                         --engine-strict=false --loglevel=error
                 WORKING_DIRECTORY ${work} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
-if(NOT status EQUAL 0)
+if(NOT status MATCHES "^[0-9]+$")
+  message(FATAL_ERROR "could not run npm (${NPM}: ${status}): wavebench report embeds Vega from the npm registry "
+                      "at build time; install Node.js with npm (`make deps` installs Debian's nodejs and npm)")
+elseif(NOT status EQUAL 0)
   execute_process(COMMAND ${NPM} config get registry OUTPUT_VARIABLE registry ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
   message(FATAL_ERROR "`npm ci` of tools/report failed (status ${status}): wavebench report embeds Vega, Vega-Lite "
                       "and vega-embed from the npm registry (${registry}) or npm's cache, and could get neither. "

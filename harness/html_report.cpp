@@ -389,10 +389,12 @@ void add_report_command(CLI::App& app, command_list& commands)
                     "results files, or runs of the history: ids, latest, previous, baseline. The newest is drawn in "
                     "full; two are also compared (the first is BASE, as in `compare`); three or more, also their trend")
         ->required()
-        ->check(a_path);
+        ->check(a_path)
+        ->type_name("FILE|RUN");
     cmd->add_option("-o,--out", o->out, "the HTML file to write (never one of the inputs)")->required()->check(a_path);
     cmd->add_option("--trend", o->trend,
-                    "also the trend of the newest N runs in the history of the newest input's suite, platform and device")
+                    "the trend of the newest N runs in the history of the newest input's suite, platform and device (in "
+                    "place of the inputs' own)")
         ->check(integer(2, 100000));
     cmd->add_option("--alpha", o->alpha, "the compare view: significance level of the Mann-Whitney U test")
         ->capture_default_str()
