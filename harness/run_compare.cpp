@@ -54,12 +54,35 @@ struct reader {
 std::string value_text(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
 /// "n=1000 block=256"
-std::string params_text(const json& params)
+/// "n=1000 block=256", without the parameters named in `leave_out`.
+std::string params_text(const json& params, const std::set<std::string>& leave_out = {})
 {
     std::string s;
     if (params.is_object())
-        for (const auto& [k, v] : params.items()) s += (s.empty() ? "" : " ") + k + "=" + value_text(v);
+        for (const auto& [k, v] : params.items())
+            if (!leave_out.count(k)) s += (s.empty() ? "" : " ") + k + "=" + value_text(v);
     return s;
+}
+
+/// Per family, the parameters with one value wherever they appear ("block_size=256"; a tunable
+/// only some variants have counts too): said once under the console table, so the column keeps
+/// what tells the rows apart.
+std::map<std::string, json> common_params(const json& rows)
+{
+    std::map<std::string, std::map<std::string, std::set<std::string>>> values; // family, key: values
+    std::map<std::string, json> first;                                          // family, key: a value
+    for (const auto& e : rows)
+        if (e["params"].is_object())
+            for (const auto& [k, v] : e["params"].items()) {
+                values[e["family"]][k].insert(v.dump());
+                first[e["family"]][k] = v;
+            }
+    std::map<std::string, json> common;
+    for (const auto& e : rows) common[e["family"]] = json::object();
+    for (const auto& [family, keys] : values)
+        for (const auto& [k, v] : keys)
+            if (v.size() == 1) common[family][k] = first[family][k];
+    return common;
 }
 
 std::string status_of(const json& r) { return r.contains("status") && r["status"].is_string() ? r["status"].get<std::string>() : "?"; }
@@ -358,11 +381,18 @@ void print_comparison(std::ostream& os, const json& cmp, bool markdown)
 {
     const json& rows = cmp["configurations"];
     const std::string interval = std::to_string(int(std::round(100 * (1 - cmp["options"]["alpha"].get<double>())))) + "% CI";
+    const auto common = common_params(rows);
+    auto keys_of = [&](const json& e) {
+        std::set<std::string> k;
+        if (!markdown)
+            for (const auto& [key, v] : common.at(e["family"].get<std::string>()).items()) k.insert(key);
+        return k;
+    };
     std::vector<std::array<std::string, 8>> cells;
     for (const auto& e : rows)
         cells.push_back({e["verdict"].get<std::string>(),
                          shown(e["family"].get<std::string>() + "/" + e["variant"].get<std::string>(), 80),
-                         shown(params_text(e["params"]), 400), ms_or_dash(e["base"]), ms_or_dash(e["new"]),
+                         shown(params_text(e["params"], keys_of(e)), 400), ms_or_dash(e["base"]), ms_or_dash(e["new"]),
                          e["change"].is_number() ? percent(e["change"].get<double>()) : "-", ci_text(e),
                          e["p_value"].is_number() ? p_text(e["p_value"].get<double>()) : "-"});
     const std::array<std::string, 8> head{"verdict", "benchmark", "params", "base", "new", "change", interval, "p"};
@@ -416,6 +446,10 @@ void print_comparison(std::ostream& os, const json& cmp, bool markdown)
         for (size_t c : w) total += c + 2;
         os << std::string(total - 2, '-') << "\n";
         for (const auto& r : cells) line(r);
+        std::string same_everywhere;
+        for (const auto& [family, params] : common)
+            if (!params.empty()) same_everywhere += "  " + shown(family, 80) + ": " + shown(params_text(params), 400) + "\n";
+        if (!same_everywhere.empty()) os << "\nin every row of the family:\n" << same_everywhere;
     }
     // Why a configuration is noisy, failed, new, missing..., and each resource change.
     std::string notes;

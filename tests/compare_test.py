@@ -221,9 +221,15 @@ class Compare(unittest.TestCase):
         self.assertIn("toolchain", r.stderr)
 
     def test_options_and_bad_input(self):
-        # A higher threshold turns the slowdown into `same`.
-        r, doc = compare(BASE, SLOW, "--threshold", "500")
-        self.assertEqual((r.returncode, verdicts(doc)["reduce/wavefront"]), (0, "same"))
+        # 30% slower: `slower` at the default threshold, `same` at 50%.
+        def slower(doc):
+            for r in doc["results"]:
+                r["samples_ms"] = [x * 1.3 for x in r["samples_ms"]]
+
+        slow30 = self.doctored("slower30.json", slower)
+        self.assertEqual(set(verdicts(compare(BASE, slow30)[1]).values()), {"slower"})
+        r, doc = compare(BASE, slow30, "--threshold", "50")
+        self.assertEqual((r.returncode, set(verdicts(doc).values())), (0, {"same"}))
         old = self.doctored("schema2.json", lambda d: d.update(schema_version=2))
         for args, needle in [((old, BASE), "schema_version 2"),
                              ((BASE, os.path.join(TMP, "nothing.json")), "nothing.json"),
