@@ -157,10 +157,11 @@ int main(int argc, char** argv)
 {
     CLI::App app{"wavebench: GPU kernel variants as plugins, verified against a CPU reference and measured.\n"
                  "Exit status: 0 all verified (or skipped), 1 a configuration failed verification, errored,\n"
-                 "crashed or timed out (inspect: a resource regression), 2 bad input (arguments, suite, filter),\n"
-                 "3 the platform is unknown or not built here, 4 the platform is built but finds no device (no\n"
-                 "AMD or NVIDIA GPU, or none of the --device index), 130/143 stopped by SIGINT/SIGTERM (after\n"
-                 "the configuration in progress; the results so far are written)."};
+                 "crashed or timed out (inspect: a resource regression; compare: a regression), 2 bad input\n"
+                 "(arguments, suite, filter, results files), 3 the platform is unknown or not built here,\n"
+                 "4 the platform is built but finds no device (no AMD or NVIDIA GPU, or none of the --device index),\n"
+                 "130/143 stopped by SIGINT/SIGTERM (after the configuration in progress; the results so far\n"
+                 "are written)."};
     app.set_version_flag("--version", std::string("wavebench ") + tool_version);
     app.require_subcommand(1);
 
