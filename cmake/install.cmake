@@ -40,8 +40,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/core/include/wavebench DESTINATION inclu
 install(FILES ${PROJECT_SOURCE_DIR}/core/platforms/hip_subset.h DESTINATION include/wavebench/platforms)
 foreach(platform IN ITEMS cpu nvidia)
   if(platform IN_LIST WAVEBENCH_PLATFORMS)
-    install(FILES ${PROJECT_SOURCE_DIR}/core/platforms/${platform}/include/hip/hip_runtime.h
-            DESTINATION include/wavebench/platforms/${platform}/include/hip)
+    install(DIRECTORY ${PROJECT_SOURCE_DIR}/core/platforms/${platform}/include/hip/
+            DESTINATION include/wavebench/platforms/${platform}/include/hip FILES_MATCHING PATTERN "*.h")
     install(FILES ${PROJECT_SOURCE_DIR}/core/platforms/${platform}/README.md
             DESTINATION include/wavebench/platforms/${platform})
   endif()

@@ -221,14 +221,16 @@ class Compare(unittest.TestCase):
         self.assertIn("toolchain", r.stderr)
 
     def test_options_and_bad_input(self):
-        # 30% slower: `slower` at the default threshold, `same` at 50%.
-        def slower(doc):
-            for r in doc["results"]:
-                r["samples_ms"] = [x * 1.3 for x in r["samples_ms"]]
+        # 30% slower with tight samples: `slower` at the default threshold, `same` at 50%.
+        def tight(k):
+            def change(doc):
+                for r in doc["results"]:
+                    r["samples_ms"] = [r["time_ms"] * k * (1 + 0.001 * i) for i in range(25)]
+            return change
 
-        slow30 = self.doctored("slower30.json", slower)
-        self.assertEqual(set(verdicts(compare(BASE, slow30)[1]).values()), {"slower"})
-        r, doc = compare(BASE, slow30, "--threshold", "50")
+        base, slow30 = self.doctored("tight.json", tight(1)), self.doctored("slower30.json", tight(1.3))
+        self.assertEqual(set(verdicts(compare(base, slow30)[1]).values()), {"slower"})
+        r, doc = compare(base, slow30, "--threshold", "50")
         self.assertEqual((r.returncode, set(verdicts(doc).values())), (0, {"same"}))
         old = self.doctored("schema2.json", lambda d: d.update(schema_version=2))
         for args, needle in [((old, BASE), "schema_version 2"),

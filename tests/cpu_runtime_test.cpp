@@ -5,6 +5,7 @@
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <hip/hip_runtime_api.h> // the whole platform, as ROCm lays it out
 #include <hip/hip_runtime.h>
 
 #include <cstdint>
@@ -238,6 +239,82 @@ BOOST_DATA_TEST_CASE_F(warp_size_fixture, divergent_collectives_count_only_their
     }
     const auto h = out.host();
     for (int t = 0; t < 64; ++t) BOOST_REQUIRE_EQUAL(h[t], t % 2 == 0 ? even : odd);
+}
+
+__global__ void clamp_kernel(const int* in, int* out, float* fout, int n)
+{
+    const int i = int(blockIdx.x * blockDim.x + threadIdx.x);
+    if (i >= n) return;
+    out[i] = min(max(in[i], -5), 5); // device min/max, unqualified as GPU code calls them
+    fout[i] = max(float(in[i]) * 0.5f, 0.0f);
+}
+
+// The host API ordinary HIP programs use beyond the plugins' subset, written as they write it:
+// hipStreamDefault flags, default stream arguments, pinned and mapped host memory, memory and
+// peer queries, and hip_runtime_api.h.
+BOOST_AUTO_TEST_CASE(host_api_of_ordinary_hip_programs)
+{
+    hipStream_t stream;
+    BOOST_REQUIRE_EQUAL(hipStreamCreateWithFlags(&stream, hipStreamDefault), hipSuccess);
+    hipStream_t nonblocking;
+    BOOST_REQUIRE_EQUAL(hipStreamCreateWithFlags(&nonblocking, hipStreamNonBlocking), hipSuccess);
+    hipStream_t bad;
+    BOOST_CHECK_EQUAL(hipStreamCreateWithFlags(&bad, 0x80), hipErrorInvalidValue);
+    (void)hipGetLastError();
+
+    const int n = 1000;
+    int* host_in = nullptr;
+    BOOST_REQUIRE_EQUAL(hipHostMalloc(&host_in, n * sizeof(int)), hipSuccess);
+    int* mapped = nullptr;
+    BOOST_REQUIRE_EQUAL(hipHostMalloc(&mapped, n * sizeof(int), hipHostMallocMapped), hipSuccess);
+    int* mapped_device = nullptr;
+    BOOST_REQUIRE_EQUAL(hipHostGetDevicePointer(reinterpret_cast<void**>(&mapped_device), mapped, 0), hipSuccess);
+    for (int i = 0; i < n; ++i) host_in[i] = i - n / 2;
+
+    int* in = nullptr;
+    float* fout = nullptr;
+    BOOST_REQUIRE_EQUAL(hipMalloc(&in, n * sizeof(int)), hipSuccess);
+    BOOST_REQUIRE_EQUAL(hipMalloc(&fout, n * sizeof(float)), hipSuccess);
+    hipEvent_t start, stop;
+    BOOST_REQUIRE_EQUAL(hipEventCreate(&start), hipSuccess);
+    BOOST_REQUIRE_EQUAL(hipEventCreate(&stop), hipSuccess);
+    BOOST_REQUIRE_EQUAL(hipEventRecord(start), hipSuccess); // the default stream
+    BOOST_REQUIRE_EQUAL(hipMemcpyAsync(in, host_in, n * sizeof(int), hipMemcpyHostToDevice), hipSuccess);
+    BOOST_REQUIRE_EQUAL(hipMemsetAsync(mapped_device, 0xff, n * sizeof(int)), hipSuccess);
+    hipLaunchKernelGGL(clamp_kernel, dim3((n + 255) / 256), dim3(256), 0, stream, in, mapped_device, fout, n);
+    BOOST_REQUIRE_EQUAL(hipEventRecord(stop), hipSuccess);
+    BOOST_REQUIRE_EQUAL(hipEventSynchronize(stop), hipSuccess);
+    float ms = -1;
+    BOOST_REQUIRE_EQUAL(hipEventElapsedTime(&ms, start, stop), hipSuccess);
+    BOOST_CHECK_GE(ms, 0.0f);
+    std::vector<float> f(n);
+    BOOST_REQUIRE_EQUAL(hipMemcpy(f.data(), fout, n * sizeof(float), hipMemcpyDeviceToHost), hipSuccess);
+    for (int i = 0; i < n; ++i) { // the kernel wrote the mapped host memory directly
+        BOOST_REQUIRE_EQUAL(mapped[i], std::min(std::max(host_in[i], -5), 5));
+        BOOST_REQUIRE_EQUAL(f[i], std::max(float(host_in[i]) * 0.5f, 0.0f));
+    }
+    BOOST_CHECK_EQUAL(max(3u, 7u), 7u);
+    BOOST_CHECK_EQUAL(min(-3LL, 7LL), -3LL);
+    BOOST_CHECK_EQUAL(max(2.5, -1.0), 2.5);
+
+    size_t free_bytes = 0, total_bytes = 0;
+    BOOST_REQUIRE_EQUAL(hipMemGetInfo(&free_bytes, &total_bytes), hipSuccess);
+    BOOST_CHECK_GT(total_bytes, 0u);
+    BOOST_CHECK_LE(free_bytes, total_bytes);
+    int peer = -1;
+    BOOST_CHECK_EQUAL(hipDeviceCanAccessPeer(&peer, 0, 0), hipSuccess);
+    BOOST_CHECK_EQUAL(peer, 0);
+    BOOST_CHECK_EQUAL(hipDeviceCanAccessPeer(&peer, 0, 1), hipErrorInvalidDevice);
+    (void)hipGetLastError();
+
+    BOOST_CHECK_EQUAL(hipHostFree(host_in), hipSuccess);
+    BOOST_CHECK_EQUAL(hipHostFree(mapped), hipSuccess);
+    BOOST_CHECK_EQUAL(hipFree(in), hipSuccess);
+    BOOST_CHECK_EQUAL(hipFree(fout), hipSuccess);
+    BOOST_CHECK_EQUAL(hipEventDestroy(start), hipSuccess);
+    BOOST_CHECK_EQUAL(hipEventDestroy(stop), hipSuccess);
+    BOOST_CHECK_EQUAL(hipStreamDestroy(stream), hipSuccess);
+    BOOST_CHECK_EQUAL(hipStreamDestroy(nonblocking), hipSuccess);
 }
 
 BOOST_AUTO_TEST_CASE(warp_size_accepts_only_32_and_64)

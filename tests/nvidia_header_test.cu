@@ -3,6 +3,7 @@
 #define BOOST_TEST_MODULE nvidia_header
 #include <boost/test/unit_test.hpp>
 
+#include <hip/hip_runtime_api.h>
 #include <hip/hip_runtime.h>
 
 #include <string>
@@ -63,6 +64,29 @@ boost::test_tools::assertion_result no_gpu(boost::unit_test::test_unit_id)
     boost::test_tools::assertion_result r(hipGetDeviceCount(&count) != hipSuccess || count == 0);
     r.message() << "a GPU is present; this case checks the launch path without one";
     return r;
+}
+
+// The host API of ordinary HIP programs, spelled as they spell it (hip_runtime_api.h, stream flags,
+// default stream arguments, pinned and mapped memory, memory and peer queries): without a GPU every
+// call reports the missing device, as any call does.
+BOOST_AUTO_TEST_CASE(host_api_of_ordinary_hip_programs_maps_to_cuda, *boost::unit_test::precondition(no_gpu))
+{
+    BOOST_CHECK_EQUAL(hipStreamDefault, cudaStreamDefault);
+    BOOST_CHECK_EQUAL(hipStreamNonBlocking, cudaStreamNonBlocking);
+    BOOST_CHECK_EQUAL(hipHostMallocMapped, cudaHostAllocMapped);
+    BOOST_CHECK_EQUAL(hipHostMallocPortable, cudaHostAllocPortable);
+    hipStream_t stream = nullptr;
+    BOOST_CHECK_NE(hipStreamCreateWithFlags(&stream, hipStreamNonBlocking), hipSuccess);
+    int* pinned = nullptr;
+    BOOST_CHECK_NE(hipHostMalloc(&pinned, 64, hipHostMallocMapped), hipSuccess);
+    size_t free_bytes = 0, total_bytes = 0;
+    BOOST_CHECK_NE(hipMemGetInfo(&free_bytes, &total_bytes), hipSuccess);
+    int peer = 0;
+    BOOST_CHECK_NE(hipDeviceCanAccessPeer(&peer, 0, 1), hipSuccess);
+    hipEvent_t event = nullptr;
+    (void)hipEventCreate(&event);
+    BOOST_CHECK_NE(hipEventRecord(event), hipSuccess);
+    BOOST_CHECK_NE(hipMemsetAsync(nullptr, 0, 4), hipSuccess);
 }
 
 BOOST_AUTO_TEST_CASE(the_launch_macro_reports_a_missing_device_like_any_call, *boost::unit_test::precondition(no_gpu))

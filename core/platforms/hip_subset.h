@@ -64,6 +64,14 @@ typedef enum hipMemcpyKind {
     hipMemcpyDefault = 4,
 } hipMemcpyKind;
 
+// Flags of hipStreamCreateWithFlags and hipHostMalloc, with HIP's (and CUDA's) values.
+#define hipStreamDefault 0x00
+#define hipStreamNonBlocking 0x01
+#define hipHostMallocDefault 0x0
+#define hipHostMallocPortable 0x1
+#define hipHostMallocMapped 0x2
+#define hipHostMallocWriteCombined 0x4
+
 typedef struct hipDeviceProp_t {
     char name[256];
     size_t totalGlobalMem;

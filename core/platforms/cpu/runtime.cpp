@@ -703,11 +703,51 @@ hipError_t hipMemset(void* ptr, int value, size_t bytes)
 
 hipError_t hipMemsetAsync(void* ptr, int value, size_t bytes, hipStream_t) { return hipMemset(ptr, value, bytes); }
 
+hipError_t hipHostMalloc(void** ptr, size_t bytes, unsigned flags)
+{
+    const unsigned known = hipHostMallocPortable | hipHostMallocMapped | hipHostMallocWriteCombined;
+    if (flags & ~known) return fail(hipErrorInvalidValue);
+    return hipMalloc(ptr, bytes);
+}
+
+hipError_t hipHostFree(void* ptr) { return hipFree(ptr); }
+
+hipError_t hipHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned flags)
+{
+    if (!device_ptr || !host_ptr || flags != 0) return fail(hipErrorInvalidValue);
+    *device_ptr = host_ptr;
+    return hipSuccess;
+}
+
+hipError_t hipMemGetInfo(size_t* free_bytes, size_t* total_bytes)
+{
+    if (!free_bytes || !total_bytes) return fail(hipErrorInvalidValue);
+    const size_t page = size_t(sysconf(_SC_PAGESIZE));
+    *total_bytes = size_t(sysconf(_SC_PHYS_PAGES)) * page;
+    *free_bytes = size_t(sysconf(_SC_AVPHYS_PAGES)) * page;
+    return hipSuccess;
+}
+
+hipError_t hipDeviceCanAccessPeer(int* can_access, int device, int peer_device)
+{
+    if (!can_access) return fail(hipErrorInvalidValue);
+    if (device != 0 || peer_device != 0) return fail(hipErrorInvalidDevice);
+    *can_access = 0;
+    return hipSuccess;
+}
+
 hipError_t hipStreamCreate(hipStream_t* stream)
 {
     if (!stream) return fail(hipErrorInvalidValue);
     *stream = new hip_cpu_stream;
     return hipSuccess;
+}
+
+hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned flags)
+{
+    // Streams are synchronous here: a non-blocking one is the same stream.
+    if (flags & ~unsigned(hipStreamNonBlocking)) return fail(hipErrorInvalidValue);
+    return hipStreamCreate(stream);
 }
 
 hipError_t hipStreamDestroy(hipStream_t stream)

@@ -85,15 +85,24 @@ extern "C" {
 hipError_t hipMalloc(void** ptr, size_t bytes);
 hipError_t hipFree(void* ptr);
 hipError_t hipMemcpy(void* dst, const void* src, size_t bytes, hipMemcpyKind kind);
-hipError_t hipMemcpyAsync(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, hipStream_t stream);
+hipError_t hipMemcpyAsync(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, hipStream_t stream = nullptr);
 hipError_t hipMemset(void* ptr, int value, size_t bytes);
-hipError_t hipMemsetAsync(void* ptr, int value, size_t bytes, hipStream_t stream);
+hipError_t hipMemsetAsync(void* ptr, int value, size_t bytes, hipStream_t stream = nullptr);
+/// Host memory is device memory here: hipHostMalloc is hipMalloc, and a mapped pointer is itself.
+hipError_t hipHostMalloc(void** ptr, size_t bytes, unsigned flags = hipHostMallocDefault);
+hipError_t hipHostFree(void* ptr);
+hipError_t hipHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned flags);
+/// Free and total physical memory.
+hipError_t hipMemGetInfo(size_t* free_bytes, size_t* total_bytes);
+/// One device: it cannot access a peer.
+hipError_t hipDeviceCanAccessPeer(int* can_access, int device, int peer_device);
 hipError_t hipStreamCreate(hipStream_t* stream);
+hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned flags);
 hipError_t hipStreamDestroy(hipStream_t stream);
 hipError_t hipStreamSynchronize(hipStream_t stream);
 hipError_t hipEventCreate(hipEvent_t* event);
 hipError_t hipEventDestroy(hipEvent_t event);
-hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream);
+hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream = nullptr);
 hipError_t hipEventSynchronize(hipEvent_t event);
 hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop);
 hipError_t hipDeviceSynchronize(void);
@@ -142,6 +151,11 @@ template <class T> inline hipError_t hipMalloc(T** ptr, size_t bytes)
     return hipMalloc(reinterpret_cast<void**>(ptr), bytes);
 }
 
+template <class T> inline hipError_t hipHostMalloc(T** ptr, size_t bytes, unsigned flags = hipHostMallocDefault)
+{
+    return hipHostMalloc(reinterpret_cast<void**>(ptr), bytes, flags);
+}
+
 template <class F> inline hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, F* func)
 {
     return hipFuncGetAttributes(attr, reinterpret_cast<const void*>(func));
@@ -175,6 +189,22 @@ inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned
 inline unsigned __float_as_uint(float x) { return std::bit_cast<unsigned>(x); }
 inline float __uint_as_float(unsigned x) { return std::bit_cast<float>(x); }
 using std::fmaf; // rounded once, as on the GPUs
+
+// The integer and floating-point max and min that HIP device code calls unqualified.
+#define WB_CPU_MIN_MAX(T)                                                                          \
+    inline T max(T a, T b) { return a < b ? b : a; }                                               \
+    inline T min(T a, T b) { return b < a ? b : a; }
+WB_CPU_MIN_MAX(int)
+WB_CPU_MIN_MAX(unsigned)
+WB_CPU_MIN_MAX(long)
+WB_CPU_MIN_MAX(unsigned long)
+WB_CPU_MIN_MAX(long long)
+WB_CPU_MIN_MAX(unsigned long long)
+#undef WB_CPU_MIN_MAX
+inline float max(float a, float b) { return std::fmax(a, b); }
+inline float min(float a, float b) { return std::fmin(a, b); }
+inline double max(double a, double b) { return std::fmax(a, b); }
+inline double min(double a, double b) { return std::fmin(a, b); }
 
 // Warp collectives. Lanes of one wavefront that reach the same call site together form one
 // collective; lanes that have exited, or are elsewhere, are inactive (see the README).

@@ -69,21 +69,46 @@ inline hipError_t hipMemcpy(void* dst, const void* src, size_t bytes, hipMemcpyK
 {
     return hip_from_cuda(cudaMemcpy(dst, src, bytes, cudaMemcpyKind(kind)));
 }
-inline hipError_t hipMemcpyAsync(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, hipStream_t stream)
+inline hipError_t hipMemcpyAsync(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, hipStream_t stream = 0)
 {
     return hip_from_cuda(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyKind(kind), stream));
 }
 inline hipError_t hipMemset(void* ptr, int value, size_t bytes) { return hip_from_cuda(cudaMemset(ptr, value, bytes)); }
-inline hipError_t hipMemsetAsync(void* ptr, int value, size_t bytes, hipStream_t stream)
+inline hipError_t hipMemsetAsync(void* ptr, int value, size_t bytes, hipStream_t stream = 0)
 {
     return hip_from_cuda(cudaMemsetAsync(ptr, value, bytes, stream));
 }
 inline hipError_t hipStreamCreate(hipStream_t* stream) { return hip_from_cuda(cudaStreamCreate(stream)); }
+inline hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned flags)
+{
+    return hip_from_cuda(cudaStreamCreateWithFlags(stream, flags));
+}
+inline hipError_t hipHostMalloc(void** ptr, size_t bytes, unsigned flags = hipHostMallocDefault)
+{
+    return hip_from_cuda(cudaHostAlloc(ptr, bytes, flags)); // the same flag values
+}
+template <class T> inline hipError_t hipHostMalloc(T** ptr, size_t bytes, unsigned flags = hipHostMallocDefault)
+{
+    return hipHostMalloc(reinterpret_cast<void**>(ptr), bytes, flags);
+}
+inline hipError_t hipHostFree(void* ptr) { return hip_from_cuda(cudaFreeHost(ptr)); }
+inline hipError_t hipHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned flags)
+{
+    return hip_from_cuda(cudaHostGetDevicePointer(device_ptr, host_ptr, flags));
+}
+inline hipError_t hipMemGetInfo(size_t* free_bytes, size_t* total_bytes)
+{
+    return hip_from_cuda(cudaMemGetInfo(free_bytes, total_bytes));
+}
+inline hipError_t hipDeviceCanAccessPeer(int* can_access, int device, int peer_device)
+{
+    return hip_from_cuda(cudaDeviceCanAccessPeer(can_access, device, peer_device));
+}
 inline hipError_t hipStreamDestroy(hipStream_t stream) { return hip_from_cuda(cudaStreamDestroy(stream)); }
 inline hipError_t hipStreamSynchronize(hipStream_t stream) { return hip_from_cuda(cudaStreamSynchronize(stream)); }
 inline hipError_t hipEventCreate(hipEvent_t* event) { return hip_from_cuda(cudaEventCreate(event)); }
 inline hipError_t hipEventDestroy(hipEvent_t event) { return hip_from_cuda(cudaEventDestroy(event)); }
-inline hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream)
+inline hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream = 0)
 {
     return hip_from_cuda(cudaEventRecord(event, stream));
 }
