@@ -99,6 +99,14 @@ const CLI::Validator history_db{[](std::string& s) -> std::string {
                                 },
                                 "FILE"};
 
+void add_db_option(CLI::App* cmd, std::string& db, const std::string& what)
+{
+    cmd->add_option("--db", db,
+                    what + " this history database (default: WAVEBENCH_DB, else $XDG_DATA_HOME/wavebench/history.db, "
+                           "else ~/.local/share/wavebench/history.db)")
+        ->check(history_db);
+}
+
 std::string history_path(const std::string& db_option)
 {
     std::string path = db_option;

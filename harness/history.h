@@ -47,6 +47,10 @@ std::optional<int64_t> record_run(const std::string& db_option, const nlohmann::
 /// --db's check: a non-empty path; a PostgreSQL URL is refused (not built in yet).
 extern const CLI::Validator history_db;
 
+/// Adds --db to a command: `what` the database is for ("record the run in", "run ids and names
+/// from"), the default said once here.
+void add_db_option(CLI::App* cmd, std::string& db, const std::string& what);
+
 /// Where the history is: `db_option` (--db), else $WAVEBENCH_DB, else
 /// $XDG_DATA_HOME/wavebench/history.db, else $HOME/.local/share/wavebench/history.db. Throws
 /// std::invalid_argument for a PostgreSQL URL (not built in yet) or when no location is known.

@@ -114,10 +114,7 @@ void add_history_command(CLI::App& app, command_list& commands)
 {
     auto o = std::make_shared<history_options>();
     auto* cmd = app.add_subcommand("history", "List the runs recorded in the history, newest first; mark a baseline");
-    cmd->add_option("--db", o->db,
-                    "the history database (default: WAVEBENCH_DB, else $XDG_DATA_HOME/wavebench/history.db, else "
-                    "~/.local/share/wavebench/history.db)")
-        ->check(history_db);
+    add_db_option(cmd, o->db, "list and mark the runs of");
     auto* suite = cmd->add_option("--suite", o->filter.suite, "only runs of this suite (its name)");
     auto* device = cmd->add_option("--device", o->filter.device, "only runs on a device whose name contains this text");
     auto* platform = cmd->add_option("--platform", o->filter.platform, "only runs on this platform: cpu, amd, nvidia");

@@ -7,12 +7,11 @@
 
 #include "harness/commands.h"
 #include "harness/files.h"
+#include "harness/probe.h"
 #include "harness/report.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
-#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -250,16 +249,6 @@ json trend_json(std::vector<run_input> runs)
     return out;
 }
 
-std::string now_utc()
-{
-    const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return text;
-}
-
 /// JSON as a <script type="application/json"> holds it: '<' as \u003c, so no "</script>" or
 /// "<!--" in any string can end or change the script.
 std::string script_json(const json& j)
@@ -281,8 +270,7 @@ struct report_options {
     std::vector<std::string> inputs;
     std::string out, db;
     size_t trend = 0;
-    double alpha = 0.01, threshold_pct = 5;
-    bool allow_device_change = false;
+    compare_options compare; // the compare view's
 };
 
 int report_command(const report_options& o)
@@ -307,11 +295,7 @@ int report_command(const report_options& o)
     } else if (inputs.size() >= 3) {
         trend = inputs;
     }
-    compare_options co;
-    co.alpha = o.alpha;
-    co.threshold = o.threshold_pct / 100;
-    co.allow_device_change = o.allow_device_change;
-    const json data = report_data(inputs, trend, co);
+    const json data = report_data(inputs, trend, o.compare);
     write_output(o.out, report_page(data));
 
     const json& newest = data["runs"][data["newest"].get<size_t>()];
@@ -335,7 +319,7 @@ int report_command(const report_options& o)
 json report_data(const std::vector<run_input>& inputs, const std::vector<run_input>& trend, const compare_options& o)
 {
     if (inputs.empty()) throw std::invalid_argument("report: no input");
-    json data{{"generated", now_utc()}, {"tool_version", tool_version}, {"runs", json::array()},
+    json data{{"generated", utc_now()}, {"tool_version", tool_version}, {"runs", json::array()},
               {"compare", nullptr},     {"trend", nullptr}};
     size_t newest = 0;
     std::vector<std::vector<json>> results;
@@ -396,19 +380,8 @@ void add_report_command(CLI::App& app, command_list& commands)
                     "the trend of the newest N runs in the history of the newest input's suite, platform and device (in "
                     "place of the inputs' own)")
         ->check(integer(2, 100000));
-    cmd->add_option("--alpha", o->alpha, "the compare view: significance level of the Mann-Whitney U test")
-        ->capture_default_str()
-        ->check(real(1e-9, 0.5));
-    cmd->add_option("--threshold", o->threshold_pct, "the compare view: the smallest change of the median that counts, in %")
-        ->capture_default_str()
-        ->check(real(0, 1000));
-    cmd->add_flag("--allow-device-change", o->allow_device_change,
-                  "compare two runs from different devices, platforms, wavefront widths or toolchains (otherwise the "
-                  "page says why they are not compared)");
-    cmd->add_option("--db", o->db,
-                    "the history database for run ids, names and --trend (default: WAVEBENCH_DB, else "
-                    "$XDG_DATA_HOME/wavebench/history.db, else ~/.local/share/wavebench/history.db)")
-        ->check(history_db);
+    add_compare_options(cmd, o->compare); // for the compare view of two inputs
+    add_db_option(cmd, o->db, "take run ids, names and --trend from");
     commands.push_back({cmd, [o] { return report_command(*o); }});
 }
 

@@ -93,10 +93,7 @@ CLI::App* add_run(CLI::App& app, platform_options& po, run_options& ro)
            "stdout carries only the table and the rest goes to stderr")
         ->check(CLI::IsMember({"table", "markdown", "csv", "json"}))
         ->default_str("table");
-    run->add_option("--db", ro.db,
-                    "record the run in this history database (default: WAVEBENCH_DB, else "
-                    "$XDG_DATA_HOME/wavebench/history.db, else ~/.local/share/wavebench/history.db)")
-        ->check(history_db);
+    add_db_option(run, ro.db, "record the run in");
     run->add_flag("--no-history", ro.no_history, "do not record the run in the history");
     return run;
 }

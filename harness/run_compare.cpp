@@ -466,13 +466,26 @@ void print_comparison(std::ostream& os, const json& cmp, bool markdown)
     if (!markdown) os << "\n" << summary_line(cmp) << "\n";
 }
 
+void add_compare_options(CLI::App* cmd, compare_options& o)
+{
+    cmd->add_option("--alpha", o.alpha, "significance level of the two-sided Mann-Whitney U test")
+        ->capture_default_str()
+        ->check(real(1e-9, 0.5));
+    cmd->add_option_function<double>(
+           "--threshold", [&o](double pct) { o.threshold = pct / 100; },
+           "the smallest change of the median kernel time that counts, in %")
+        ->default_str(std::to_string(int(std::round(100 * o.threshold))))
+        ->check(real(0, 1000));
+    cmd->add_flag("--allow-device-change", o.allow_device_change,
+                  "compare runs from different devices, platforms, wavefront widths or toolchains (refused otherwise)");
+}
+
 void add_compare_command(CLI::App& app, command_list& commands)
 {
     struct options {
         std::string base, now, db, format = "table";
-        double alpha = 0.01, threshold_pct = 5;
+        compare_options compare;
         std::vector<std::string> fail_on;
-        bool allow_device_change = false;
     };
     auto o = std::make_shared<options>();
     auto* cmd = app.add_subcommand(
@@ -482,12 +495,7 @@ void add_compare_command(CLI::App& app, command_list& commands)
         ->required()
         ->check(a_path);
     cmd->add_option("new", o->now, "NEW: as BASE")->required()->check(a_path);
-    cmd->add_option("--alpha", o->alpha, "significance level of the two-sided Mann-Whitney U test")
-        ->capture_default_str()
-        ->check(real(1e-9, 0.5));
-    cmd->add_option("--threshold", o->threshold_pct, "the smallest change of the median kernel time that counts, in %")
-        ->capture_default_str()
-        ->check(real(0, 1000));
+    add_compare_options(cmd, o->compare);
     cmd->add_option("--fail-on", o->fail_on,
                     "what makes the exit status 1: slower, failed (verified in BASE, not in NEW), resources (more "
                     "registers, LDS, scratch or spills, less occupancy), missing (in BASE, not in NEW), any, none; "
@@ -499,16 +507,9 @@ void add_compare_command(CLI::App& app, command_list& commands)
     cmd->add_option("--format", o->format, "table, markdown (a pull-request comment) or json")
         ->capture_default_str()
         ->check(CLI::IsMember({"table", "markdown", "json"}));
-    cmd->add_flag("--allow-device-change", o->allow_device_change,
-                  "compare runs from different devices, platforms, wavefront widths or toolchains (refused otherwise)");
-    cmd->add_option("--db", o->db, "the history database for run ids and names (default: $WAVEBENCH_DB, else under "
-                                   "$XDG_DATA_HOME/wavebench)")
-        ->check(a_path);
+    add_db_option(cmd, o->db, "take run ids and names from");
     commands.push_back({cmd, [o] {
-                            compare_options co;
-                            co.alpha = o->alpha;
-                            co.threshold = o->threshold_pct / 100;
-                            co.allow_device_change = o->allow_device_change;
+                            compare_options co = o->compare;
                             if (!o->fail_on.empty()) co.fail_on = {o->fail_on.begin(), o->fail_on.end()};
                             if (co.fail_on.count("none") && co.fail_on.size() > 1)
                                 throw std::invalid_argument("--fail-on none cannot be combined with anything else");

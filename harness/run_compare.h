@@ -27,6 +27,9 @@ struct compare_options {
     bool allow_device_change = false;
 };
 
+/// --alpha, --threshold (in %) and --allow-device-change into `o`, as compare and report take them.
+void add_compare_options(CLI::App* cmd, compare_options& o);
+
 /// Compares NEW with BASE. Throws std::invalid_argument when they cannot be compared: a results
 /// document without samples (schema 2), or a different platform, device, wavefront width or
 /// toolchain without allow_device_change (the difference named).
