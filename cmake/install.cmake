@@ -2,7 +2,7 @@
 # plugins, and the SDK for plugins built elsewhere (find_package(wavebench) and
 # wavebench_add_plugin, examples/out-of-tree). The installed layout:
 #
-#   P/bin/wavebench
+#   P/bin/wavebench, wavebench-hipcc and wavebench-hip-rewrite (HIP programs for the cpu platform)
 #   P/lib/wavebench/lib/          libwavebench_platform_<platform>.so, libwavebench_hip_cpu.so (the cpu
 #                                 HIP runtime), libwavebench_amd_inspect.so (where built), bundled/
 #   P/lib/wavebench/plugins/<platform>/<family>_<variant>.so
@@ -21,6 +21,10 @@ include(CMakePackageConfigHelpers)
 set(root ${WAVEBENCH_INSTALL_ROOT})
 install(TARGETS wavebench RUNTIME DESTINATION bin)
 install(TARGETS wavebench_hip_cpu LIBRARY DESTINATION ${root}/lib)
+install(TARGETS wavebench_hip_rewrite RUNTIME DESTINATION bin)
+wavebench_configure_hipcc(${PROJECT_BINARY_DIR}/package/wavebench-hipcc /P/bin
+                          /P/include/wavebench/platforms/cpu/include /P/${root}/lib)
+install(PROGRAMS ${PROJECT_BINARY_DIR}/package/wavebench-hipcc DESTINATION bin)
 foreach(platform IN LISTS WAVEBENCH_PLATFORMS)
   if(platform STREQUAL "amd")
     install(PROGRAMS ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/libwavebench_platform_amd.so DESTINATION ${root}/lib)

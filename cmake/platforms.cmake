@@ -91,6 +91,25 @@ if(NOT boost_context_lib)
 endif()
 wavebench_bundle(${boost_context_lib})
 
+# What lets ordinary HIP code through g++: bin/wavebench-hip-rewrite (triple-chevron launches and
+# `extern __shared__`, run on every cpu source by wavebench_add_plugin) and bin/wavebench-hipcc, the
+# compiler command for standalone HIP programs. The script finds the headers and the runtime
+# relative to itself: one copy for the build folder, one for the installed tree (install.cmake).
+add_executable(wavebench_hip_rewrite ${PROJECT_SOURCE_DIR}/core/platforms/cpu/hip_rewrite.cpp)
+target_compile_options(wavebench_hip_rewrite PRIVATE ${WAVEBENCH_WARNINGS})
+set_target_properties(wavebench_hip_rewrite PROPERTIES OUTPUT_NAME wavebench-hip-rewrite
+                                                       RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
+set(WAVEBENCH_HIP_REWRITE wavebench_hip_rewrite)
+function(wavebench_configure_hipcc output bin_dir include_dir lib_dir)
+  file(RELATIVE_PATH WB_HIPCC_INCLUDE ${bin_dir} ${include_dir})
+  file(RELATIVE_PATH WB_HIPCC_LIB ${bin_dir} ${lib_dir})
+  set(WB_HIPCC_CXX ${CMAKE_CXX_COMPILER})
+  configure_file(${PROJECT_SOURCE_DIR}/core/platforms/cpu/wavebench-hipcc.in ${output} @ONLY
+                 FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+endfunction()
+wavebench_configure_hipcc(${PROJECT_BINARY_DIR}/bin/wavebench-hipcc ${PROJECT_BINARY_DIR}/bin
+                          ${PROJECT_SOURCE_DIR}/core/platforms/cpu/include ${CMAKE_LIBRARY_OUTPUT_DIRECTORY})
+
 # The platform libraries: build/lib/libwavebench_platform_<platform>.so
 foreach(platform IN LISTS WAVEBENCH_PLATFORMS)
   if(platform STREQUAL "amd")

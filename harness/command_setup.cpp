@@ -2,11 +2,31 @@
 // platform's plugins, and the line that names the device (commands.h).
 #include "harness/commands.h"
 
+#include <cstdlib>
 #include <iostream>
+#include <stdexcept>
 
 namespace wb {
 
-std::shared_ptr<platform> open_platform(const platform_options& o)
+bool valid_lane_order(const std::string& order)
+{
+    if (order == "forward" || order == "reverse" || order == "random") return true;
+    const std::string seed = order.rfind("random:", 0) == 0 ? order.substr(7) : "";
+    return !seed.empty() && seed.size() <= 19 && seed.find_first_not_of("0123456789") == std::string::npos;
+}
+
+std::string cpu_lane_order()
+{
+    const char* v = std::getenv("WAVEBENCH_CPU_LANE_ORDER");
+    const std::string order = v && *v ? v : "forward";
+    if (!valid_lane_order(order))
+        throw std::invalid_argument("WAVEBENCH_CPU_LANE_ORDER='" + shown(order, 100) +
+                                    "' is not forward, reverse, random or random:SEED");
+    return order;
+}
+
+namespace {
+std::shared_ptr<platform> open_any_platform(const platform_options& o)
 {
     if (o.name != auto_platform) {
         auto p = platform::load(o.name);
@@ -30,6 +50,19 @@ std::shared_ptr<platform> open_platform(const platform_options& o)
     }
     if (only_devices_missing && !why.empty()) throw no_device("no platform has the device asked for:" + why);
     throw platform_unavailable("no platform could be started:" + why);
+}
+} // namespace
+
+std::shared_ptr<platform> open_platform(const platform_options& o)
+{
+    // The runtime and the workers (which inherit the environment) read the lane order from there.
+    if (!o.lane_order.empty()) ::setenv("WAVEBENCH_CPU_LANE_ORDER", o.lane_order.c_str(), 1);
+    (void)cpu_lane_order(); // a bad value in the environment is refused before anything runs
+    auto p = open_any_platform(o);
+    if (!o.lane_order.empty() && p->kind() != platform_kind::cpu)
+        throw std::invalid_argument("--lane-order is an option of the cpu platform, which runs a wavefront's lanes "
+                                    "one after another; " + p->name() + " runs them in hardware");
+    return p;
 }
 
 std::vector<std::filesystem::path> find_plugin_files(plugin_registry& reg, const std::vector<std::string>& dirs)

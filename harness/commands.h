@@ -25,6 +25,7 @@ struct platform_options {
     std::string name = auto_platform; // a platform's name, or auto_platform
     int device = 0;
     int warp_size = 0;                // 0: the platform's own
+    std::string lane_order;           // cpu: forward, reverse, random[:SEED]; empty: the environment's
     std::vector<std::string> plugin_dirs;
     bool in_process = false;          // load and run plugins in this process (for gdb), not in workers
 };
@@ -33,6 +34,12 @@ struct platform_options {
 /// Throws no_device when the platform (with auto_platform: every one) has no such device, and
 /// platform_unavailable when it cannot be started otherwise.
 std::shared_ptr<platform> open_platform(const platform_options& o);
+
+/// The cpu platform's lane order (WAVEBENCH_CPU_LANE_ORDER, which --lane-order sets): "forward"
+/// when unset. Throws std::invalid_argument for a value the runtime does not know.
+std::string cpu_lane_order();
+/// Whether `order` is forward, reverse, random or random:SEED.
+bool valid_lane_order(const std::string& order);
 
 /// The plugin files of reg.platform() in the plugin directories (plugin_directories) and `dirs`;
 /// a directory that is none is a rejection in `reg`.

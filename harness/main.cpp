@@ -32,6 +32,15 @@ void add_platform_options(CLI::App* cmd, platform_options& o)
         ->check(integer(0, 1 << 20));
     cmd->add_option("--warp-size", o.warp_size, "cpu platform: wavefront width, 32 or 64 (default 64)")
         ->check(one_of({32, 64}));
+    cmd->add_option("--lane-order", o.lane_order,
+                    "cpu platform: the order a wavefront's lanes run in between synchronization points: forward "
+                    "(default), reverse, random or random:SEED; a result that changes with it is a race between "
+                    "lanes, such as warp-synchronous code (sets WAVEBENCH_CPU_LANE_ORDER)")
+        ->check(CLI::Validator(
+            [](std::string& v) {
+                return valid_lane_order(v) ? std::string() : "'" + v + "' is not forward, reverse, random or random:SEED";
+            },
+            "ORDER"));
 }
 
 void add_in_process(CLI::App* cmd, platform_options& o)

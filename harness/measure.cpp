@@ -2,6 +2,7 @@
 #include "harness/measure.h"
 
 #include "core/compare.h"
+#include "harness/commands.h"
 #include "harness/executor.h"
 #include "reference/reference.h"
 
@@ -50,6 +51,17 @@ std::string with_memory_sizes(std::string message, const platform& pf, const gro
 }
 
 const char* poison_note(int byte) { return byte == 0xA5 ? "0xa5 poison" : "0x5a poison"; }
+
+/// On the cpu platform with a wavefront's lanes reordered (--lane-order): what a failure can mean.
+std::string lane_order_note(const platform& pf)
+{
+    if (pf.kind() != platform_kind::cpu) return "";
+    const std::string order = cpu_lane_order();
+    if (order == "forward") return "";
+    return "; lanes ran in " + order + " order between synchronization points (--lane-order): if the output is "
+           "right in forward order, the kernel has a race between the lanes of a wavefront (warp-synchronous code "
+           "that assumes lock-step needs __syncwarp, shuffles or barriers)";
+}
 
 /// The arguments the plugin's functions get (wb_args), and the storage they point into.
 struct plugin_args {
@@ -236,7 +248,7 @@ result measure(const std::shared_ptr<platform>& pf, const config& c, group_input
                     r.st = status::failed;
                     r.message = "run " + std::to_string(run + 1) + (run < settings.warmup ? " (warm-up, " : " (") +
                                 poison_note(poison) + ", input seed " + std::to_string(data.seed) + "), output '" +
-                                fam.outputs(c.family_params)[i].name + "': " + cmp.detail;
+                                fam.outputs(c.family_params)[i].name + "': " + cmp.detail + lane_order_note(*pf);
                     break;
                 }
             }

@@ -27,6 +27,7 @@ struct run_context {
     platform_kind platform = platform_kind::cpu;
     wb_device_info device{};
     int warp_size = 0;
+    std::string lane_order; // cpu only: how a wavefront's lanes were ordered (empty elsewhere)
     ceilings machine_ceilings;
     std::string suite_name, suite_file, suite_description;
     run_settings settings;

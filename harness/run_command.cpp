@@ -134,6 +134,7 @@ int run_command(const platform_options& po, const run_options& o, const std::str
     ctx.platform = p->kind();
     ctx.device = p->device();
     ctx.warp_size = p->device().warp_size;
+    if (p->kind() == platform_kind::cpu) ctx.lane_order = cpu_lane_order();
     ctx.machine_ceilings = c;
     ctx.suite_name = s.name;
     ctx.suite_file = o.suite_file;

@@ -7,11 +7,13 @@
 
 #include <hip/hip_runtime_api.h> // the whole platform, as ROCm lays it out
 #include <hip/hip_runtime.h>
+#include <hip/hip_cooperative_groups.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <sys/resource.h>
 #include <thread>
+#include <algorithm>
 #include <numeric>
 #include <vector>
 
@@ -499,6 +501,132 @@ BOOST_AUTO_TEST_CASE(blocks_run_on_every_worker)
     const auto h = out.host();
     for (unsigned b = 0; b < 50; ++b)
         for (unsigned t = 0; t < 64; ++t) BOOST_REQUIRE_EQUAL(h[b * 64 + t], int((t + 3) % 64 + 1000 * b));
+    BOOST_REQUIRE_EQUAL(hipCpuSetThreads(0), hipSuccess);
+}
+
+// ---- lane order -----------------------------------------------------------------------------------------
+
+/// Each lane records when it ran, before and after a barrier: out[phase * n + k] = the k-th lane to run.
+__global__ void running_order(unsigned* out, unsigned* counters)
+{
+    const unsigned n = blockDim.x;
+    out[atomicAdd(&counters[0], 1u)] = threadIdx.x;
+    __syncthreads();
+    out[n + atomicAdd(&counters[1], 1u)] = threadIdx.x;
+}
+
+struct lane_order_fixture {
+    ~lane_order_fixture() { (void)hipCpuSetLaneOrder(hipCpuLaneOrderForward, 0); }
+};
+
+std::vector<unsigned> lanes_in_running_order(hipCpuLaneOrder order, unsigned long long seed, unsigned lanes)
+{
+    BOOST_REQUIRE_EQUAL(hipCpuSetLaneOrder(order, seed), hipSuccess);
+    dbuf<unsigned> out(2 * lanes), counters(2);
+    hipLaunchKernelGGL(running_order, dim3(1), dim3(lanes), 0, nullptr, out.p, counters.p);
+    launched();
+    return out.host();
+}
+
+BOOST_FIXTURE_TEST_CASE(lanes_run_in_the_order_asked_for_between_synchronization_points, lane_order_fixture)
+{
+    const unsigned lanes = 128; // two wavefronts
+    hipCpuLaneOrder order;
+    unsigned long long seed;
+    BOOST_REQUIRE_EQUAL(hipCpuGetLaneOrder(&order, &seed), hipSuccess);
+    BOOST_CHECK_EQUAL(order, hipCpuLaneOrderForward);
+
+    // Forward: lane order. Reverse: each wavefront from its last lane, wavefronts in order.
+    const auto forward = lanes_in_running_order(hipCpuLaneOrderForward, 0, lanes);
+    const auto reverse = lanes_in_running_order(hipCpuLaneOrderReverse, 0, lanes);
+    for (unsigned phase = 0; phase < 2; ++phase)
+        for (unsigned k = 0; k < lanes; ++k) {
+            BOOST_REQUIRE_EQUAL(forward[phase * lanes + k], k);
+            BOOST_REQUIRE_EQUAL(reverse[phase * lanes + k], k / 64 * 64 + 63 - k % 64);
+        }
+    // Random: a permutation of each wavefront, another one after the barrier, the same for the same
+    // seed and different for another.
+    const auto a = lanes_in_running_order(hipCpuLaneOrderRandom, 11, lanes);
+    const auto b = lanes_in_running_order(hipCpuLaneOrderRandom, 11, lanes);
+    const auto c = lanes_in_running_order(hipCpuLaneOrderRandom, 12, lanes);
+    BOOST_CHECK(a == b);
+    BOOST_CHECK(a != c);
+    BOOST_CHECK(!std::equal(a.begin(), a.begin() + lanes, a.begin() + lanes));
+    for (unsigned phase = 0; phase < 2; ++phase)
+        for (unsigned w = 0; w < lanes; w += 64) {
+            std::vector<unsigned> wave(a.begin() + phase * lanes + w, a.begin() + phase * lanes + w + 64);
+            BOOST_CHECK(!std::is_sorted(wave.begin(), wave.end()));
+            std::sort(wave.begin(), wave.end());
+            for (unsigned k = 0; k < 64; ++k) BOOST_REQUIRE_EQUAL(wave[k], w + k);
+        }
+    BOOST_CHECK_EQUAL(hipCpuSetLaneOrder(hipCpuLaneOrder(7), 0), hipErrorInvalidValue);
+    (void)hipGetLastError();
+}
+
+/// Shuffles and ballots give the same answers in every lane order (they are exchanges, not races).
+BOOST_FIXTURE_TEST_CASE(collectives_do_not_depend_on_the_lane_order, lane_order_fixture)
+{
+    for (const hipCpuLaneOrder order : {hipCpuLaneOrderForward, hipCpuLaneOrderReverse, hipCpuLaneOrderRandom}) {
+        BOOST_REQUIRE_EQUAL(hipCpuSetLaneOrder(order, 3), hipSuccess);
+        const unsigned n = 256;
+        dbuf<unsigned long long> ballots(n);
+        dbuf<int> any_all(n), shfl(n), up(n), down(n), xr(n), seg(n);
+        hipLaunchKernelGGL(collectives, dim3(1), dim3(n), 0, nullptr, ballots.p, any_all.p, shfl.p, up.p, down.p,
+                           xr.p, seg.p);
+        launched();
+        const auto s = shfl.host(), d = down.host();
+        const auto b = ballots.host();
+        for (unsigned t = 0; t < n; ++t) {
+            BOOST_REQUIRE_EQUAL(s[t], int(t / 64 * 64 + 5) * 10);
+            BOOST_REQUIRE_EQUAL(d[t], int(t % 64 + 3 < 64 ? t + 3 : t) * 10);
+            unsigned long long want = 0;
+            for (unsigned j = 0; j < 64; ++j) want |= (unsigned long long)((t / 64 * 64 + j) % 3 == 0) << j;
+            BOOST_REQUIRE_EQUAL(b[t], want);
+        }
+    }
+}
+
+// ---- cooperative launches -------------------------------------------------------------------------------
+
+namespace cg = cooperative_groups;
+
+/// Block b writes its slot, meets the others, then reads its neighbour's slot.
+__global__ void neighbours(int* slots, int* out)
+{
+    cg::grid_group grid = cg::this_grid();
+    if (threadIdx.x == 0) slots[blockIdx.x] = int(blockIdx.x) * 7 + 1;
+    grid.sync();
+    if (threadIdx.x == 0) out[blockIdx.x] = slots[(blockIdx.x + 1) % gridDim.x];
+}
+
+__global__ void throws_in_block_one(int* slots, int* out)
+{
+    if (blockIdx.x == 1 && threadIdx.x == 5) throw 1;
+    cg::this_grid().sync(); // the other blocks must not wait forever for block 1
+    out[blockIdx.x] = slots[0];
+}
+
+BOOST_AUTO_TEST_CASE(grid_sync_in_cooperative_launches_only)
+{
+    BOOST_REQUIRE_EQUAL(hipCpuSetThreads(3), hipSuccess);
+    dbuf<int> slots(3), out(3);
+    void* args[] = {&slots.p, &out.p};
+    BOOST_CHECK_EQUAL(hipLaunchCooperativeKernel(neighbours, dim3(3), dim3(96), args, 0, nullptr), hipSuccess);
+    const auto h = out.host();
+    for (int b = 0; b < 3; ++b) BOOST_CHECK_EQUAL(h[b], (b + 1) % 3 * 7 + 1);
+    // More blocks than can run at once; the kernel as a void* (its type is needed to call it).
+    BOOST_CHECK_EQUAL(hipLaunchCooperativeKernel(neighbours, dim3(4), dim3(96), args, 0, nullptr),
+                      hipErrorCooperativeLaunchTooLarge);
+    BOOST_CHECK_EQUAL(hipLaunchCooperativeKernel(reinterpret_cast<const void*>(neighbours), dim3(2), dim3(96), args),
+                      hipErrorInvalidDeviceFunction);
+    (void)hipGetLastError();
+    // A grid sync in an ordinary launch fails the launch instead of hanging it.
+    hipLaunchKernelGGL(neighbours, dim3(3), dim3(96), 0, nullptr, slots.p, out.p);
+    BOOST_CHECK_EQUAL(hipGetLastError(), hipErrorLaunchFailure);
+    // A block that fails releases the others from the grid's barrier.
+    BOOST_CHECK_EQUAL(hipLaunchCooperativeKernel(throws_in_block_one, dim3(3), dim3(64), args, 0, nullptr),
+                      hipErrorLaunchFailure);
+    (void)hipGetLastError();
     BOOST_REQUIRE_EQUAL(hipCpuSetThreads(0), hipSuccess);
 }
 

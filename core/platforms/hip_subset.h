@@ -11,6 +11,7 @@ typedef enum hipError_t : int {
     hipErrorOutOfMemory = 2,
     hipErrorNotInitialized = 3,
     hipErrorInvalidConfiguration = 9,
+    hipErrorInvalidSymbol = 13,
     hipErrorInvalidDevicePointer = 17,
     hipErrorInvalidMemcpyDirection = 21,
     hipErrorInsufficientDriver = 35,
@@ -24,6 +25,7 @@ typedef enum hipError_t : int {
     hipErrorLaunchOutOfResources = 701,
     hipErrorLaunchTimeOut = 702,
     hipErrorLaunchFailure = 719,
+    hipErrorCooperativeLaunchTooLarge = 720,
     hipErrorNotSupported = 801,
     hipErrorUnknown = 999,
 } hipError_t;
@@ -37,6 +39,7 @@ inline const char* hip_subset_error_name(hipError_t e)
     case hipErrorOutOfMemory: return "hipErrorOutOfMemory";
     case hipErrorNotInitialized: return "hipErrorNotInitialized";
     case hipErrorInvalidConfiguration: return "hipErrorInvalidConfiguration";
+    case hipErrorInvalidSymbol: return "hipErrorInvalidSymbol";
     case hipErrorInvalidDevicePointer: return "hipErrorInvalidDevicePointer";
     case hipErrorInvalidMemcpyDirection: return "hipErrorInvalidMemcpyDirection";
     case hipErrorInsufficientDriver: return "hipErrorInsufficientDriver";
@@ -50,6 +53,7 @@ inline const char* hip_subset_error_name(hipError_t e)
     case hipErrorLaunchOutOfResources: return "hipErrorLaunchOutOfResources";
     case hipErrorLaunchTimeOut: return "hipErrorLaunchTimeOut";
     case hipErrorLaunchFailure: return "hipErrorLaunchFailure";
+    case hipErrorCooperativeLaunchTooLarge: return "hipErrorCooperativeLaunchTooLarge";
     case hipErrorNotSupported: return "hipErrorNotSupported";
     case hipErrorUnknown: return "hipErrorUnknown";
     }
@@ -72,6 +76,22 @@ typedef enum hipMemcpyKind {
 #define hipHostMallocMapped 0x2
 #define hipHostMallocWriteCombined 0x4
 
+/// The device attributes of hipDeviceGetAttribute that wavebench's layers answer (HIP's names; the
+/// values are this header's own: code uses the names).
+typedef enum hipDeviceAttribute_t {
+    hipDeviceAttributeMaxThreadsPerBlock,
+    hipDeviceAttributeWarpSize,
+    hipDeviceAttributeMultiprocessorCount,
+    hipDeviceAttributeMaxSharedMemoryPerBlock,
+    hipDeviceAttributeCooperativeLaunch,
+    hipDeviceAttributeComputeCapabilityMajor,
+    hipDeviceAttributeComputeCapabilityMinor,
+    hipDeviceAttributeClockRate,
+    hipDeviceAttributeL2CacheSize,
+    hipDeviceAttributeMaxBlockDimX,
+    hipDeviceAttributeMaxGridDimX,
+} hipDeviceAttribute_t;
+
 typedef struct hipDeviceProp_t {
     char name[256];
     size_t totalGlobalMem;
@@ -92,6 +112,7 @@ typedef struct hipDeviceProp_t {
     int maxThreadsPerMultiProcessor;
     size_t maxSharedMemoryPerMultiProcessor;
     int regsPerMultiprocessor;
+    int cooperativeLaunch;            // grid-wide synchronization (hipLaunchCooperativeKernel)
     int maxBlocksPerMultiProcessor;   // not in HIP 5.2: wavebench's occupancy model needs it
     size_t reservedSharedMemPerBlock; // likewise
     char gcnArchName[256];

@@ -11,7 +11,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
+#include <stdexcept>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -211,22 +213,119 @@ unsigned max_workers()
 
 std::atomic<unsigned long long> g_fibers_created{0};
 
+// ---- lane order ---------------------------------------------------------------------------------------
+struct lane_order_setting {
+    hipCpuLaneOrder order = hipCpuLaneOrderForward;
+    unsigned long long seed = 0;
+};
+
+/// WAVEBENCH_CPU_LANE_ORDER: forward, reverse, random or random:SEED (a bad value is an error on
+/// stderr and the default, forward).
+lane_order_setting lane_order_from_environment()
+{
+    lane_order_setting s;
+    const char* v = std::getenv("WAVEBENCH_CPU_LANE_ORDER");
+    if (!v || !*v) return s;
+    const std::string text = v;
+    char* end = nullptr;
+    if (text == "forward") return s;
+    if (text == "reverse") {
+        s.order = hipCpuLaneOrderReverse;
+        return s;
+    }
+    if (text == "random") {
+        s.order = hipCpuLaneOrderRandom;
+        return s;
+    }
+    if (text.rfind("random:", 0) == 0 && text.size() > 7 && std::isdigit(static_cast<unsigned char>(text[7]))) {
+        s.seed = std::strtoull(text.c_str() + 7, &end, 10);
+        if (end && *end == 0) {
+            s.order = hipCpuLaneOrderRandom;
+            return s;
+        }
+    }
+    std::fprintf(stderr,
+                 "wavebench cpu runtime: WAVEBENCH_CPU_LANE_ORDER='%s' is not forward, reverse, random or "
+                 "random:SEED; lanes run forward\n",
+                 v);
+    return lane_order_setting{};
+}
+
+lane_order_setting& lane_order()
+{
+    static lane_order_setting s = lane_order_from_environment();
+    return s;
+}
+
+/// splitmix64: the random lane order's generator (a fixed sequence for a seed, on any host).
+uint64_t mix(uint64_t& state)
+{
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+// ---- launches -------------------------------------------------------------------------------------------
+/// Where the blocks of a cooperative launch meet (this_grid().sync()). A block that has finished
+/// no longer counts, and a failed launch opens it for good, so that no block waits forever.
+class grid_barrier {
+public:
+    void reset(uint64_t blocks) { expected_ = blocks; }
+    void arrive_and_wait()
+    {
+        std::unique_lock lock(m_);
+        if (aborted_) return;
+        const uint64_t generation = generation_;
+        if (++arrived_ >= expected_) return open();
+        cv_.wait(lock, [&] { return generation_ != generation || aborted_; });
+    }
+    void drop()
+    {
+        std::lock_guard lock(m_);
+        --expected_;
+        if (arrived_ > 0 && arrived_ >= expected_) open();
+    }
+    void abort()
+    {
+        std::lock_guard lock(m_);
+        aborted_ = true;
+        cv_.notify_all();
+    }
+
+private:
+    void open()
+    {
+        arrived_ = 0;
+        ++generation_;
+        cv_.notify_all();
+    }
+    std::mutex m_;
+    std::condition_variable cv_;
+    uint64_t expected_ = 0, arrived_ = 0, generation_ = 0;
+    bool aborted_ = false;
+};
+
 struct launch_job {
     dim3 grid, block;
     void (*body)(void*);
     void* closure;
     uint64_t n_blocks;
+    bool cooperative = false;
+    lane_order_setting order;
     std::atomic<uint64_t> next{0};
     std::atomic<int> error{hipSuccess}; // the first failure wins
+    grid_barrier grid_sync;
 
     void fail(hipError_t e)
     {
         int expected = hipSuccess;
         error.compare_exchange_strong(expected, e);
+        if (cooperative) grid_sync.abort();
     }
 };
 
-enum class lane_state : uint8_t { runnable, barrier, collective, exited };
+enum class lane_state : uint8_t { runnable, barrier, grid_barrier, collective, exited };
 
 struct lane {
     ctx::fiber fiber;
@@ -266,6 +365,7 @@ public:
             } catch (...) {
                 job.fail(hipErrorLaunchFailure);
             }
+            if (job.cooperative) job.grid_sync.drop();
             job_ = nullptr;
         }
     }
@@ -278,20 +378,21 @@ public:
         if (!fiber_mode_) { // lanes before `me` have exited, the ones after have not started
             // Every fiber the block needs is made now, the one place where a stack can be
             // missing; the lane that blocked is told by an exception (the block is abandoned).
+            const unsigned at = pos_; // me's place in the running order
             try {
-                for (unsigned j = me + 1; j < n_lanes_; ++j) start(j);
+                for (unsigned k = at + 1; k < n_lanes_; ++k) start(order_[k]);
             } catch (...) {
-                for (unsigned j = me + 1; j < n_lanes_; ++j)
-                    if (lanes_[j].fiber) // made, never run: Boost.Context unwinds it on its stack
-                        asan_round_trip(lanes_[j].stack, [&] { lanes_[j].fiber = ctx::fiber{}; });
+                for (unsigned k = at + 1; k < n_lanes_; ++k)
+                    if (lane& l = lanes_[order_[k]]; l.fiber) // made, never run: Boost.Context unwinds it
+                        asan_round_trip(l.stack, [&] { l.fiber = ctx::fiber{}; });
                 aborted_ = true;
                 throw;
             }
             fiber_mode_ = true;
             lanes_[me].started = true; // its fiber is the block's first one, suspended below
             lanes_[me].stack = block_stack_;
-            wave_ = me - me % warp_;
-            pos_ = me + 1;
+            wave_ = at - at % warp_;
+            pos_ = at + 1;
         }
         lanes_[me].state = why;
         const unsigned nx = next();
@@ -308,6 +409,8 @@ public:
     }
 
     lane& current() { return lanes_[current_]; }
+    bool cooperative() const { return job_ && job_->cooperative; }
+    void* dynamic_shared() { return align64(shared_.data()); }
 
 private:
     static constexpr unsigned none = ~0u;
@@ -329,6 +432,13 @@ private:
         }
         fiber_mode_ = aborted_ = false;
         fibers_ = 1;
+        // The running order: position k runs lane order_[k]. Positions [w, w + warp) are the lanes
+        // of the wavefront starting at lane w, in the order the setting asks for.
+        order_mode_ = job.order.order;
+        rng_ = job.order.seed ^ (b * 0xd1b54a32d192ed03ull);
+        if (order_.size() < n_lanes_) order_.resize(n_lanes_);
+        for (unsigned i = 0; i < n_lanes_; ++i) order_[i] = i;
+        for (unsigned w = 0; w < n_lanes_; w += warp_) arrange_wave(w);
 
         // One fiber runs the lanes in turn; it stays the only one unless a lane blocks. The
         // block is done when a lane's fiber returns sink_, the continuation of this call.
@@ -337,10 +447,10 @@ private:
             f = ctx::fiber{std::allocator_arg, cached_stack{&stacks_, &block_stack_}, [this](ctx::fiber&& sink) {
                                asan_arrive(nullptr);
                                sink_ = std::move(sink);
-                               for (unsigned i = 0; i < n_lanes_; ++i) {
-                                   run_lane(i);
+                               for (pos_ = 0; pos_ < n_lanes_; ++pos_) {
+                                   run_lane(order_[pos_]);
                                    if (aborted_) break;
-                                   if (fiber_mode_) return exit_lane(); // lane i blocked once, now done
+                                   if (fiber_mode_) return exit_lane(); // it blocked once, now done
                                }
                                asan_leave(nullptr, thread_stack_);
                                return std::move(sink_);
@@ -413,11 +523,12 @@ private:
         for (;;) {
             const unsigned end = std::min(wave_ + warp_, n_lanes_);
             while (pos_ < end) {
-                const unsigned i = pos_++;
+                const unsigned i = order_[pos_++];
                 if (lanes_[i].state == lane_state::runnable) return i;
             }
             if (resolve_collectives(wave_, end)) {
                 pos_ = wave_;
+                if (order_mode_ == hipCpuLaneOrderRandom) arrange_wave(wave_);
                 continue;
             }
             wave_ += warp_;
@@ -425,14 +536,35 @@ private:
                 pos_ = wave_;
                 continue;
             }
-            bool waiting = false;
+            bool waiting = false, grid = false;
             for (unsigned i = 0; i < n_lanes_; ++i)
-                if (lanes_[i].state == lane_state::barrier) {
+                if (lanes_[i].state == lane_state::barrier || lanes_[i].state == lane_state::grid_barrier) {
+                    grid |= lanes_[i].state == lane_state::grid_barrier;
                     lanes_[i].state = lane_state::runnable;
                     waiting = true;
                 }
             if (!waiting) return none;
+            // Every lane of the block is at the grid's barrier: wait there for the other blocks
+            // (each on its own worker: a cooperative launch has no more blocks than workers).
+            if (grid) job_->grid_sync.arrive_and_wait();
             wave_ = pos_ = 0;
+            if (order_mode_ == hipCpuLaneOrderRandom)
+                for (unsigned w = 0; w < n_lanes_; w += warp_) arrange_wave(w);
+        }
+    }
+
+    /// Puts the positions of the wavefront starting at lane w in the running order.
+    void arrange_wave(unsigned w)
+    {
+        const unsigned end = std::min(w + warp_, n_lanes_);
+        switch (order_mode_) {
+        case hipCpuLaneOrderForward: break;
+        case hipCpuLaneOrderReverse:
+            for (unsigned k = w; k < end; ++k) order_[k] = w + end - 1 - k;
+            break;
+        case hipCpuLaneOrderRandom: // Fisher-Yates
+            for (unsigned k = end - 1; k > w; --k) std::swap(order_[k], order_[w + unsigned(mix(rng_) % (k - w + 1))]);
+            break;
         }
     }
 
@@ -497,6 +629,9 @@ private:
     stack_cache stacks_;
     std::vector<std::byte> shared_;
     std::vector<lane> lanes_;
+    std::vector<unsigned> order_; // the running order: position -> lane
+    hipCpuLaneOrder order_mode_ = hipCpuLaneOrderForward;
+    uint64_t rng_ = 0;
     ctx::fiber sink_;
     stack_bounds block_stack_, thread_stack_; // the block's first fiber's stack, the worker thread's
     void* thread_fake_ = nullptr;             // ASan's fake frames of the thread while in the block
@@ -831,7 +966,30 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t* p, int device)
     p->clockRate = !khz.empty() ? std::atoi(khz.c_str()) : int(std::atof(cpuinfo_field("cpu MHz").c_str()) * 1000);
     p->multiProcessorCount = int(the_pool().size());
     p->maxBlocksPerMultiProcessor = 1; // a worker runs one block at a time
+    p->cooperativeLaunch = 1;
     p->l2CacheSize = int(last_level_cache_bytes());
+    return hipSuccess;
+}
+
+hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attribute, int device)
+{
+    if (!value) return fail(hipErrorInvalidValue);
+    hipDeviceProp_t p;
+    if (const hipError_t e = hipGetDeviceProperties(&p, device); e != hipSuccess) return e;
+    switch (attribute) {
+    case hipDeviceAttributeMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case hipDeviceAttributeWarpSize: *value = p.warpSize; break;
+    case hipDeviceAttributeMultiprocessorCount: *value = p.multiProcessorCount; break;
+    case hipDeviceAttributeMaxSharedMemoryPerBlock: *value = int(p.sharedMemPerBlock); break;
+    case hipDeviceAttributeCooperativeLaunch: *value = p.cooperativeLaunch; break;
+    case hipDeviceAttributeComputeCapabilityMajor: *value = p.major; break;
+    case hipDeviceAttributeComputeCapabilityMinor: *value = p.minor; break;
+    case hipDeviceAttributeClockRate: *value = p.clockRate; break;
+    case hipDeviceAttributeL2CacheSize: *value = p.l2CacheSize; break;
+    case hipDeviceAttributeMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
+    case hipDeviceAttributeMaxGridDimX: *value = p.maxGridSize[0]; break;
+    default: return fail(hipErrorInvalidValue);
+    }
     return hipSuccess;
 }
 
@@ -868,6 +1026,9 @@ const char* hipGetErrorString(hipError_t e)
     case hipErrorLaunchOutOfResources: return "too many resources requested for launch";
     case hipErrorLaunchFailure: return "unspecified launch failure (a lane threw an exception)";
     case hipErrorNotSupported: return "operation not supported";
+    case hipErrorInvalidSymbol: return "invalid device symbol";
+    case hipErrorCooperativeLaunchTooLarge:
+        return "too many blocks in cooperative launch (at most one per worker: multiProcessorCount)";
     default: return "unknown error";
     }
 }
@@ -912,6 +1073,25 @@ hipError_t hipCpuSetThreads(int threads)
     return hipSuccess;
 }
 
+hipError_t hipCpuSetLaneOrder(hipCpuLaneOrder order, unsigned long long seed)
+{
+    if (order != hipCpuLaneOrderForward && order != hipCpuLaneOrderReverse && order != hipCpuLaneOrderRandom)
+        return fail(hipErrorInvalidValue);
+    if (tl_worker) return fail(hipErrorNotSupported);
+    std::lock_guard lock(launch_mutex());
+    lane_order() = {order, seed};
+    return hipSuccess;
+}
+
+hipError_t hipCpuGetLaneOrder(hipCpuLaneOrder* order, unsigned long long* seed)
+{
+    if (!order || !seed) return fail(hipErrorInvalidValue);
+    std::lock_guard lock(launch_mutex());
+    *order = lane_order().order;
+    *seed = lane_order().seed;
+    return hipSuccess;
+}
+
 hipError_t hipCpuFibersCreated(unsigned long long* count)
 {
     if (!count) return fail(hipErrorInvalidValue);
@@ -919,8 +1099,8 @@ hipError_t hipCpuFibersCreated(unsigned long long* count)
     return hipSuccess;
 }
 
-hipError_t hip_cpu_launch(dim3 grid, dim3 block, size_t shared_bytes, hipStream_t, void (*body)(void*),
-                          void* closure)
+hipError_t hip_cpu_launch(dim3 grid, dim3 block, size_t shared_bytes, hipStream_t, unsigned flags,
+                          void (*body)(void*), void* closure)
 {
     const uint64_t threads = uint64_t(block.x) * block.y * block.z;
     if (grid.x == 0 || grid.y == 0 || grid.z == 0 || threads == 0 || threads > max_block_threads ||
@@ -936,8 +1116,13 @@ hipError_t hip_cpu_launch(dim3 grid, dim3 block, size_t shared_bytes, hipStream_
     job.body = body;
     job.closure = closure;
     job.n_blocks = uint64_t(grid.x) * grid.y * grid.z;
+    job.cooperative = flags & hip_cpu_launch_cooperative;
     {
         std::lock_guard lock(launch_mutex());
+        // Every block of a cooperative launch runs at once, one per worker.
+        if (job.cooperative && job.n_blocks > the_pool().size()) return fail(hipErrorCooperativeLaunchTooLarge);
+        job.order = lane_order();
+        job.grid_sync.reset(job.n_blocks);
         the_pool().run(job);
     }
     return fail(hipError_t(job.error.load()));
@@ -947,6 +1132,25 @@ void hip_cpu_syncthreads(void)
 {
     if (worker* w = tl_worker) w->block_lane(lane_state::barrier);
 }
+
+/// A grid is not a cooperative one: its blocks need not run at once, and cannot wait for each other.
+struct not_cooperative : std::logic_error {
+    not_cooperative() : std::logic_error("this_grid().sync() outside a cooperative launch") {}
+};
+
+void hip_cpu_grid_sync(void)
+{
+    worker* w = tl_worker;
+    if (!w) return;
+    if (!w->cooperative()) throw not_cooperative(); // the lane fails: hipErrorLaunchFailure
+    w->block_lane(lane_state::grid_barrier);
+}
+
+int hip_cpu_launch_is_cooperative(void) { return tl_worker && tl_worker->cooperative(); }
+
+hipError_t hip_cpu_fail(hipError_t e) { return fail(e); }
+
+void* hip_cpu_dynamic_shared_base(void) { return this_worker().dynamic_shared(); }
 
 uint64_t hip_cpu_collective(int op, uint64_t value, int arg, int width, const char* file, unsigned line,
                             unsigned column)

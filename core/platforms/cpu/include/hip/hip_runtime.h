@@ -12,8 +12,14 @@
 #include <cstring>
 #include <source_location>
 #include <type_traits>
+#include <utility>
 
+// The platform macros. Code gates on __HIP_PLATFORM_AMD__ / __HIP_PLATFORM_NVIDIA__ to pick a
+// toolchain and its libraries (rocPRIM or CUB, amdgcn builtins or PTX), which the cpu platform has
+// neither of, so it defines neither: it is a third platform, named as ROCm's own CPU runtime
+// (HIP-CPU) names itself, __HIP_CPU_RT__. __HIP__ and __HIP_DEVICE_COMPILE__ stay undefined too.
 #define __HIP_PLATFORM_WAVEBENCH_CPU__ 1
+#define __HIP_CPU_RT__ 1
 
 // ---- qualifiers ---------------------------------------------------------------------------------
 #define __global__
@@ -22,9 +28,12 @@
 #define __constant__
 #define __forceinline__ inline __attribute__((always_inline))
 #define __launch_bounds__(...)
+#define __align__(n) alignas(n)
 // Per-block shared memory: every lane of a block runs on the same OS thread, one block at a time.
 #define __shared__ static thread_local
-// Dynamic shared memory (the `extern __shared__ T x[]` of GPU code) is spelled with HIP's macro.
+// Dynamic shared memory: HIP's macro, or `extern __shared__ T x[];` in sources that go through
+// wavebench-hip-rewrite (wavebench_add_plugin and wavebench-hipcc do), which makes it a pointer
+// to this thread's buffer (::hip_cpu_dynamic_shared, below).
 #define HIP_DYNAMIC_SHARED(type, var) type* var = reinterpret_cast<type*>(hip_cpu_tls.dynamic_shared)
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 
@@ -110,6 +119,7 @@ hipError_t hipGetDeviceCount(int* count);
 hipError_t hipGetDevice(int* device);
 hipError_t hipSetDevice(int device);
 hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int device);
+hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attribute, int device);
 hipError_t hipGetLastError(void);
 hipError_t hipPeekAtLastError(void);
 const char* hipGetErrorString(hipError_t error);
@@ -127,23 +137,83 @@ hipError_t hipCpuSetThreads(int threads);
 /// collective (what the runtime's fiber economy can be checked with).
 hipError_t hipCpuFibersCreated(unsigned long long* count);
 
+/// The order in which a wavefront's lanes run between synchronization points (barriers and
+/// collectives). A kernel whose result depends on it has a race: warp-synchronous code that
+/// assumes lanes run in lock-step, as on a GPU, gives a different result in each order.
+typedef enum hipCpuLaneOrder {
+    hipCpuLaneOrderForward = 0, ///< lane 0 first (the default)
+    hipCpuLaneOrderReverse = 1, ///< the last lane first
+    hipCpuLaneOrderRandom = 2,  ///< a seeded random order, drawn again at every synchronization point
+} hipCpuLaneOrder;
+/// Sets the lane order (WAVEBENCH_CPU_LANE_ORDER=forward|reverse|random[:SEED] sets it at start).
+/// Not during a launch.
+hipError_t hipCpuSetLaneOrder(hipCpuLaneOrder order, unsigned long long seed);
+hipError_t hipCpuGetLaneOrder(hipCpuLaneOrder* order, unsigned long long* seed);
+
 // Internal entry points of the inline functions below.
-hipError_t hip_cpu_launch(dim3 grid, dim3 block, size_t shared_bytes, hipStream_t stream,
+enum { hip_cpu_launch_cooperative = 1 };
+hipError_t hip_cpu_launch(dim3 grid, dim3 block, size_t shared_bytes, hipStream_t stream, unsigned flags,
                           void (*body)(void*), void* closure);
+/// Records `e` as the last error and returns it.
+hipError_t hip_cpu_fail(hipError_t e);
+/// This thread's dynamic shared memory (the same buffer for every block the thread runs).
+void* hip_cpu_dynamic_shared_base(void);
 void hip_cpu_syncthreads(void);
+void hip_cpu_grid_sync(void);
+int hip_cpu_launch_is_cooperative(void);
 uint64_t hip_cpu_collective(int op, uint64_t value, int arg, int width, const char* file, unsigned line,
                             unsigned column);
 } // extern "C"
 
-template <class F, class... Args>
-inline void hipLaunchKernelGGL(F kernel, dim3 grid, dim3 block, size_t shared_bytes, hipStream_t stream,
-                               Args&&... args)
+/// A launch's configuration: what `<<<grid, block, shared_bytes, stream>>>` says.
+struct hip_cpu_launch_config {
+    dim3 grid, block;
+    size_t shared_bytes;
+    hipStream_t stream;
+    hip_cpu_launch_config(dim3 g, dim3 b, size_t s = 0, hipStream_t st = nullptr)
+        : grid(g), block(b), shared_bytes(s), stream(st)
+    {
+    }
+};
+
+/// Runs `lane()` once per lane of the grid. The launch returns only when every block has run, so
+/// whatever the closure refers to outlives it. Errors: hipGetLastError.
+template <class F>
+inline hipError_t hip_cpu_launch_kernel(const hip_cpu_launch_config& c, F&& lane, unsigned flags = 0)
 {
-    // The launch returns only when every block has run, so the arguments outlive it.
-    auto closure = [&]() { kernel(args...); };
-    using closure_t = decltype(closure);
-    (void)hip_cpu_launch(grid, block, shared_bytes, stream,
-                         [](void* c) { (*static_cast<closure_t*>(c))(); }, &closure);
+    using closure_t = std::remove_reference_t<F>;
+    return hip_cpu_launch(c.grid, c.block, c.shared_bytes, c.stream, flags,
+                         [](void* f) { (*static_cast<closure_t*>(f))(); }, &lane);
+}
+
+// HIP's launch macro, as ROCm's: the kernel is called with the arguments as written, so a kernel
+// template's remaining parameters are deduced from them and braced initializers convert to the
+// parameters' types. Each lane evaluates the argument expressions (plain values and pointers
+// cost a load; an argument with a side effect, such as `i++`, has it once per lane). A kernel
+// name with a comma (`kern<T, Op>`) is wrapped in HIP_KERNEL_NAME(...) or parentheses, as HIP
+// requires. `kernel<<<...>>>(args)` is rewritten into the same call by wavebench-hip-rewrite.
+#define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...)                          \
+    ::hip_cpu_launch_kernel(::hip_cpu_launch_config((grid), (block), (shared_bytes), (stream)),   \
+                            [&]() { kernel(__VA_ARGS__); })
+
+/// hipLaunchCooperativeKernel: a launch whose blocks all run at once, so that they can meet in
+/// cooperative_groups::this_grid().sync(): at most one block per worker thread
+/// (multiProcessorCount), or hipErrorCooperativeLaunchTooLarge. The cpu platform calls the kernel
+/// through its type: pass the kernel itself, not a `void*` (hipErrorInvalidDeviceFunction).
+template <class... P>
+inline hipError_t hipLaunchCooperativeKernel(void (*kernel)(P...), dim3 grid, dim3 block, void** args,
+                                             size_t shared_bytes = 0, hipStream_t stream = nullptr)
+{
+    if (!kernel || (sizeof...(P) > 0 && !args)) return hip_cpu_fail(hipErrorInvalidValue);
+    auto call = [&]<size_t... I>(std::index_sequence<I...>) {
+        kernel(*static_cast<std::remove_reference_t<P>*>(args[I])...);
+    };
+    return hip_cpu_launch_kernel(hip_cpu_launch_config(grid, block, shared_bytes, stream),
+                                 [&]() { call(std::index_sequence_for<P...>{}); }, hip_cpu_launch_cooperative);
+}
+inline hipError_t hipLaunchCooperativeKernel(const void*, dim3, dim3, void**, size_t = 0, hipStream_t = nullptr)
+{
+    return hip_cpu_fail(hipErrorInvalidDeviceFunction);
 }
 
 template <class T> inline hipError_t hipMalloc(T** ptr, size_t bytes)
@@ -168,6 +238,111 @@ inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, F* f
     return hipOccupancyMaxActiveBlocksPerMultiprocessor(blocks, reinterpret_cast<const void*>(func),
                                                         block_size, dynamic_shared_bytes);
 }
+
+/// The block size with the most resident lanes, and the grid that fills the device with it. A
+/// worker runs one block at a time, and a block's cost is mostly per lane: the largest block
+/// allowed (1024, or `block_size_limit`), one block per worker.
+template <class F>
+inline hipError_t hipOccupancyMaxPotentialBlockSize(int* grid_size, int* block_size, F func,
+                                                    size_t dynamic_shared_bytes = 0, int block_size_limit = 0)
+{
+    if (!grid_size || !block_size || block_size_limit < 0) return hip_cpu_fail(hipErrorInvalidValue);
+    if (!func) return hip_cpu_fail(hipErrorInvalidDeviceFunction);
+    hipDeviceProp_t p;
+    if (const hipError_t e = hipGetDeviceProperties(&p, 0); e != hipSuccess) return e;
+    if (dynamic_shared_bytes > p.sharedMemPerBlock) return hip_cpu_fail(hipErrorInvalidValue);
+    *block_size = block_size_limit > 0 && block_size_limit < p.maxThreadsPerBlock ? block_size_limit
+                                                                                    : p.maxThreadsPerBlock;
+    *grid_size = p.multiProcessorCount;
+    return hipSuccess;
+}
+
+// ---- symbols: __device__ and __constant__ variables are host variables here ------------------------
+/// What HIP_SYMBOL(x) names: the variable's address and size.
+struct hip_cpu_symbol {
+    void* address;
+    size_t size;
+};
+template <class T> inline hip_cpu_symbol hip_cpu_symbol_of(T& variable)
+{
+    return {const_cast<void*>(static_cast<const volatile void*>(&variable)) , sizeof(T)};
+}
+#define HIP_SYMBOL(X) ::hip_cpu_symbol_of(X)
+
+namespace hip_cpu_detail {
+/// Copies between a symbol and memory; `offset + bytes` beyond the symbol: hipErrorInvalidValue.
+inline hipError_t symbol_copy(hip_cpu_symbol s, void* memory, size_t bytes, size_t offset, hipMemcpyKind kind,
+                              bool to_symbol)
+{
+    if (!s.address) return hip_cpu_fail(hipErrorInvalidSymbol);
+    if (offset > s.size || bytes > s.size - offset) return hip_cpu_fail(hipErrorInvalidValue);
+    char* at = static_cast<char*>(s.address) + offset;
+    return to_symbol ? hipMemcpy(at, memory, bytes, kind) : hipMemcpy(memory, at, bytes, kind);
+}
+} // namespace hip_cpu_detail
+
+inline hipError_t hipMemcpyToSymbol(hip_cpu_symbol symbol, const void* src, size_t bytes, size_t offset = 0,
+                                    hipMemcpyKind kind = hipMemcpyHostToDevice)
+{
+    return hip_cpu_detail::symbol_copy(symbol, const_cast<void*>(src), bytes, offset, kind, true);
+}
+inline hipError_t hipMemcpyFromSymbol(void* dst, hip_cpu_symbol symbol, size_t bytes, size_t offset = 0,
+                                      hipMemcpyKind kind = hipMemcpyDeviceToHost)
+{
+    return hip_cpu_detail::symbol_copy(symbol, dst, bytes, offset, kind, false);
+}
+inline hipError_t hipMemcpyToSymbolAsync(hip_cpu_symbol symbol, const void* src, size_t bytes, size_t offset,
+                                         hipMemcpyKind kind, hipStream_t = nullptr)
+{
+    return hipMemcpyToSymbol(symbol, src, bytes, offset, kind);
+}
+inline hipError_t hipMemcpyFromSymbolAsync(void* dst, hip_cpu_symbol symbol, size_t bytes, size_t offset,
+                                           hipMemcpyKind kind, hipStream_t = nullptr)
+{
+    return hipMemcpyFromSymbol(dst, symbol, bytes, offset, kind);
+}
+inline hipError_t hipGetSymbolAddress(void** address, hip_cpu_symbol symbol)
+{
+    if (!address) return hip_cpu_fail(hipErrorInvalidValue);
+    if (!symbol.address) return hip_cpu_fail(hipErrorInvalidSymbol);
+    *address = symbol.address;
+    return hipSuccess;
+}
+inline hipError_t hipGetSymbolSize(size_t* size, hip_cpu_symbol symbol)
+{
+    if (!size) return hip_cpu_fail(hipErrorInvalidValue);
+    if (!symbol.address) return hip_cpu_fail(hipErrorInvalidSymbol);
+    *size = symbol.size;
+    return hipSuccess;
+}
+// CUDA's spelling, the variable itself (`hipMemcpyToSymbol(x, ...)`), as HIP also accepts.
+template <class T>
+inline hipError_t hipMemcpyToSymbol(T& symbol, const void* src, size_t bytes, size_t offset = 0,
+                                    hipMemcpyKind kind = hipMemcpyHostToDevice)
+{
+    return hipMemcpyToSymbol(hip_cpu_symbol_of(symbol), src, bytes, offset, kind);
+}
+template <class T>
+inline hipError_t hipMemcpyFromSymbol(void* dst, T& symbol, size_t bytes, size_t offset = 0,
+                                      hipMemcpyKind kind = hipMemcpyDeviceToHost)
+{
+    return hipMemcpyFromSymbol(dst, hip_cpu_symbol_of(symbol), bytes, offset, kind);
+}
+template <class T> inline hipError_t hipGetSymbolAddress(void** address, T& symbol)
+{
+    return hipGetSymbolAddress(address, hip_cpu_symbol_of(symbol));
+}
+template <class T> inline hipError_t hipGetSymbolSize(size_t* size, T& symbol)
+{
+    return hipGetSymbolSize(size, hip_cpu_symbol_of(symbol));
+}
+
+/// `extern __shared__ T name[];` after wavebench-hip-rewrite: a pointer of the declared type to
+/// this thread's dynamic shared memory.
+struct hip_cpu_dynamic_shared_t {
+    template <class U> operator U*() const { return static_cast<U*>(hip_cpu_dynamic_shared_base()); }
+};
+inline hip_cpu_dynamic_shared_t hip_cpu_dynamic_shared() { return {}; }
 
 // ---- device functions ---------------------------------------------------------------------------
 inline void __syncthreads() { hip_cpu_syncthreads(); }
@@ -259,6 +434,54 @@ inline T __shfl_xor(T var, int lane_mask, int width = warpSize,
                     std::source_location l = std::source_location::current())
 {
     return hip_cpu_detail::shuffle(hip_cpu_shfl_xor, var, lane_mask, width, l);
+}
+
+// The masked spellings (CUDA's, and HIP's since ROCm 6.2). The mask is not checked: as for the
+// unmasked ones, the lanes of the wavefront that reach the call site together take part.
+inline unsigned long long __activemask(std::source_location l = std::source_location::current())
+{
+    return __ballot(1, l);
+}
+inline void __syncwarp(unsigned long long = ~0ull, std::source_location l = std::source_location::current())
+{
+    (void)__ballot(1, l); // a wavefront's lanes meet here: what each wrote before is seen by all after
+}
+inline unsigned long long __ballot_sync(unsigned long long, int predicate,
+                                        std::source_location l = std::source_location::current())
+{
+    return __ballot(predicate, l);
+}
+inline int __any_sync(unsigned long long, int predicate, std::source_location l = std::source_location::current())
+{
+    return __any(predicate, l);
+}
+inline int __all_sync(unsigned long long, int predicate, std::source_location l = std::source_location::current())
+{
+    return __all(predicate, l);
+}
+template <class T>
+inline T __shfl_sync(unsigned long long, T var, int src_lane, int width = warpSize,
+                     std::source_location l = std::source_location::current())
+{
+    return __shfl(var, src_lane, width, l);
+}
+template <class T>
+inline T __shfl_up_sync(unsigned long long, T var, unsigned delta, int width = warpSize,
+                        std::source_location l = std::source_location::current())
+{
+    return __shfl_up(var, delta, width, l);
+}
+template <class T>
+inline T __shfl_down_sync(unsigned long long, T var, unsigned delta, int width = warpSize,
+                          std::source_location l = std::source_location::current())
+{
+    return __shfl_down(var, delta, width, l);
+}
+template <class T>
+inline T __shfl_xor_sync(unsigned long long, T var, int lane_mask, int width = warpSize,
+                         std::source_location l = std::source_location::current())
+{
+    return __shfl_xor(var, lane_mask, width, l);
 }
 
 // Atomics: real atomics on host memory (relaxed, like the GPU's device-scope atomics).

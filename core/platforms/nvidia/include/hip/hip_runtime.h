@@ -28,7 +28,9 @@ static_assert(int(hipErrorInvalidValue) == int(cudaErrorInvalidValue) &&
                   int(hipErrorLaunchOutOfResources) == int(cudaErrorLaunchOutOfResources) &&
                   int(hipErrorLaunchTimeOut) == int(cudaErrorLaunchTimeout) &&
                   int(hipErrorLaunchFailure) == int(cudaErrorLaunchFailure) &&
-                  int(hipErrorNotSupported) == int(cudaErrorNotSupported) && int(hipErrorUnknown) == int(cudaErrorUnknown),
+                  int(hipErrorNotSupported) == int(cudaErrorNotSupported) && int(hipErrorUnknown) == int(cudaErrorUnknown) &&
+                  int(hipErrorInvalidSymbol) == int(cudaErrorInvalidSymbol) &&
+                  int(hipErrorCooperativeLaunchTooLarge) == int(cudaErrorCooperativeLaunchTooLarge),
               "HIP error values must equal CUDA's");
 
 /// A CUDA status as HIP's (values CUDA has and HIP does not name keep their number).
@@ -148,6 +150,7 @@ inline hipError_t hipGetDeviceProperties(hipDeviceProp_t* p, int device)
     p->regsPerMultiprocessor = c.regsPerMultiprocessor;
     p->maxBlocksPerMultiProcessor = c.maxBlocksPerMultiProcessor;
     p->reservedSharedMemPerBlock = c.reservedSharedMemPerBlock;
+    p->cooperativeLaunch = c.cooperativeLaunch;
     if (cudaError_t e = cudaDeviceGetAttribute(&p->clockRate, cudaDevAttrClockRate, device); e != cudaSuccess)
         return hip_from_cuda(e);
     return hip_from_cuda(cudaDeviceGetAttribute(&p->memoryClockRate, cudaDevAttrMemoryClockRate, device));
@@ -185,6 +188,74 @@ inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, F* f
 {
     return hipOccupancyMaxActiveBlocksPerMultiprocessor(blocks, reinterpret_cast<const void*>(func), block_size,
                                                         dynamic_shared_bytes);
+}
+
+inline hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attribute, int device)
+{
+    cudaDeviceAttr a;
+    switch (attribute) {
+    case hipDeviceAttributeMaxThreadsPerBlock: a = cudaDevAttrMaxThreadsPerBlock; break;
+    case hipDeviceAttributeWarpSize: a = cudaDevAttrWarpSize; break;
+    case hipDeviceAttributeMultiprocessorCount: a = cudaDevAttrMultiProcessorCount; break;
+    case hipDeviceAttributeMaxSharedMemoryPerBlock: a = cudaDevAttrMaxSharedMemoryPerBlock; break;
+    case hipDeviceAttributeCooperativeLaunch: a = cudaDevAttrCooperativeLaunch; break;
+    case hipDeviceAttributeComputeCapabilityMajor: a = cudaDevAttrComputeCapabilityMajor; break;
+    case hipDeviceAttributeComputeCapabilityMinor: a = cudaDevAttrComputeCapabilityMinor; break;
+    case hipDeviceAttributeClockRate: a = cudaDevAttrClockRate; break;
+    case hipDeviceAttributeL2CacheSize: a = cudaDevAttrL2CacheSize; break;
+    case hipDeviceAttributeMaxBlockDimX: a = cudaDevAttrMaxBlockDimX; break;
+    case hipDeviceAttributeMaxGridDimX: a = cudaDevAttrMaxGridDimX; break;
+    default: return hipErrorInvalidValue;
+    }
+    return hip_from_cuda(cudaDeviceGetAttribute(value, a, device));
+}
+template <class F>
+inline hipError_t hipOccupancyMaxPotentialBlockSize(int* grid_size, int* block_size, F func,
+                                                    size_t dynamic_shared_bytes = 0, int block_size_limit = 0)
+{
+    return hip_from_cuda(
+        cudaOccupancyMaxPotentialBlockSize(grid_size, block_size, func, dynamic_shared_bytes, block_size_limit));
+}
+template <class F>
+inline hipError_t hipLaunchCooperativeKernel(F* kernel, dim3 grid, dim3 block, void** args, size_t shared_bytes = 0,
+                                             hipStream_t stream = 0)
+{
+    return hip_from_cuda(cudaLaunchCooperativeKernel(kernel, grid, block, args, shared_bytes, stream));
+}
+
+// ---- symbols: HIP_SYMBOL is the variable itself on CUDA ------------------------------------------
+#define HIP_SYMBOL(X) X
+template <class T>
+inline hipError_t hipMemcpyToSymbol(const T& symbol, const void* src, size_t bytes, size_t offset = 0,
+                                    hipMemcpyKind kind = hipMemcpyHostToDevice)
+{
+    return hip_from_cuda(cudaMemcpyToSymbol(symbol, src, bytes, offset, cudaMemcpyKind(kind)));
+}
+template <class T>
+inline hipError_t hipMemcpyFromSymbol(void* dst, const T& symbol, size_t bytes, size_t offset = 0,
+                                      hipMemcpyKind kind = hipMemcpyDeviceToHost)
+{
+    return hip_from_cuda(cudaMemcpyFromSymbol(dst, symbol, bytes, offset, cudaMemcpyKind(kind)));
+}
+template <class T>
+inline hipError_t hipMemcpyToSymbolAsync(const T& symbol, const void* src, size_t bytes, size_t offset,
+                                         hipMemcpyKind kind, hipStream_t stream = 0)
+{
+    return hip_from_cuda(cudaMemcpyToSymbolAsync(symbol, src, bytes, offset, cudaMemcpyKind(kind), stream));
+}
+template <class T>
+inline hipError_t hipMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t bytes, size_t offset,
+                                           hipMemcpyKind kind, hipStream_t stream = 0)
+{
+    return hip_from_cuda(cudaMemcpyFromSymbolAsync(dst, symbol, bytes, offset, cudaMemcpyKind(kind), stream));
+}
+template <class T> inline hipError_t hipGetSymbolAddress(void** address, const T& symbol)
+{
+    return hip_from_cuda(cudaGetSymbolAddress(address, symbol));
+}
+template <class T> inline hipError_t hipGetSymbolSize(size_t* size, const T& symbol)
+{
+    return hip_from_cuda(cudaGetSymbolSize(size, symbol));
 }
 
 /// HIP's launch macro: nvcc's triple chevrons.

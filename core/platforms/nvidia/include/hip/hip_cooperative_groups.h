@@ -1,0 +1,7 @@
+// HIP's cooperative groups on CUDA: CUDA's own (namespace cooperative_groups, the same names);
+// hipLaunchCooperativeKernel is in hip/hip_runtime.h.
+#pragma once
+
+#include <hip/hip_runtime.h>
+
+#include <cooperative_groups.h>
