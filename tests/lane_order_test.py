@@ -41,9 +41,9 @@ class LaneOrder(unittest.TestCase):
         families = {r["family"] for r in doc["results"]}
         self.assertEqual(families, {"reduce", "conv", "converge", "branch", "vgpr"})
         for r in doc["results"]:
-            self.assertIn(r["status"], ("verified", "skipped"), (r["family"], r["variant"], r.get("message")))
+            self.assertIn(r["status"], ("verified", "skipped"), (r["family"], r["variant"], r.get("error")))
             if r["status"] == "skipped":  # only the vendor library, which the cpu platform lacks
-                self.assertEqual(r["variant"], "library", r.get("message"))
+                self.assertEqual(r["variant"], "library", r.get("skip_reason"))
         listed = json.loads(wb("list", "--platform", "cpu", "--json").stdout)
         names = {(p["family"], p["variant"]) for p in listed["plugins"]}
         self.assertEqual(names, {(r["family"], r["variant"]) for r in doc["results"]})
@@ -67,8 +67,8 @@ class LaneOrder(unittest.TestCase):
                 self.assertTrue(results)
                 for r in results:
                     self.assertEqual(r["status"], "failed")
-                    self.assertIn(f"lanes ran in {order} order", r["message"])
-                    self.assertIn("race between the lanes of a wavefront", r["message"])
+                    self.assertIn(f"lanes ran in {order} order", r["error"])
+                    self.assertIn("race between the lanes of a wavefront", r["error"])
         # In the default order it fails too (the lanes do not run in lock-step), without the note.
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "r.json")
@@ -80,7 +80,7 @@ class LaneOrder(unittest.TestCase):
             self.assertEqual(doc["platform_options"]["lane_order"], "forward")
             for r in doc["results"]:
                 self.assertEqual(r["status"], "failed")
-                self.assertNotIn("lanes ran in", r["message"])
+                self.assertNotIn("lanes ran in", r["error"])
 
     def test_bad_values_are_refused(self):
         p = wb("run", "suites/quick.toml", "--platform", "cpu", "--lane-order", "sideways", "--dry-run")

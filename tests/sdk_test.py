@@ -93,6 +93,16 @@ class Sdk(unittest.TestCase):
                 self.assertEqual(r["status"], "verified", "%s/%s %s: %s" % (*key, r["params"], r.get("error")))
                 self.assertTrue(r["verified"])
 
+        # The installed compiler command builds an ordinary HIP program (a sample of tests/hip_samples,
+        # with its quoted include beside it) that runs against the installed runtime.
+        samples = os.path.join(tmp, "samples-" + name)
+        shutil.copytree(os.path.join(SOURCE, "tests", "hip_samples"), samples)
+        exe = os.path.join(samples, "templates")
+        flags = ["-fsanitize=address,undefined"] if sanitized() else []
+        run([os.path.join(prefix, "bin", "wavebench-hipcc"), *flags, "-O1", os.path.join(samples, "templates.hip"),
+             "-o", exe], env=env)
+        self.assertIn("templates: PASSED", run([exe], env=env).stdout)
+
     def test_install_build_run_move(self):
         with tempfile.TemporaryDirectory(prefix="wavebench-sdk-") as tmp:
             tmp = os.path.realpath(tmp)
@@ -100,7 +110,9 @@ class Sdk(unittest.TestCase):
             run([CMAKE, "--install", BUILD, "--prefix", prefix])
             for f in ("bin/wavebench", "lib/cmake/wavebench/wavebenchConfig.cmake", "include/wavebench/plugin.h",
                       "include/wavebench/platforms/cpu/include/hip/hip_runtime.h",
-                      "lib/wavebench/lib/libwavebench_platform_cpu.so", "lib/wavebench/lib/libwavebench_hip_cpu.so"):
+                      "lib/wavebench/lib/libwavebench_platform_cpu.so", "lib/wavebench/lib/libwavebench_hip_cpu.so",
+                      "bin/wavebench-hipcc", "bin/wavebench-hip-rewrite",
+                      "include/wavebench/platforms/cpu/include/hip/hip_cooperative_groups.h"):
                 self.assertTrue(os.path.exists(os.path.join(prefix, f)), f + " is not installed")
             self.assertTrue(glob.glob(os.path.join(prefix, "lib", "wavebench", "plugins", "cpu", "*.so")))
 
