@@ -142,6 +142,9 @@ result measure(const std::shared_ptr<platform>& pf, const config& c, group_input
     result r = result_for(c);
     for (const auto& d : g.data) r.seeds.push_back(d.seed);
     r.input_sets = int(g.input_sets.size());
+    for (const auto& set : g.input_sets)
+        for (const auto& b : set) r.working_set_bytes += int64_t(b.bytes());
+    for (const auto& b : g.actual) r.working_set_bytes += int64_t(b.bytes.size());
     if (!c.skip.empty()) {
         r.st = status::skipped;
         r.message = c.skip;

@@ -35,7 +35,9 @@ std::string utc_now()
 namespace {
 
 constexpr int samples = 9; // medians of at least 9 runs on this noisy host
-constexpr int probe_version = 2; // 2: imad_rate on cpu too; a cache of another version is measured again
+// 2: imad_rate on cpu too; 3: the cpu's read bandwidth per working-set size. A cache of another
+// version is measured again.
+constexpr int probe_version = 3;
 
 /// Median GB/s of `f` moving `bytes` per call, after one warm-up call.
 template <class F> double median_gbs(double bytes, F&& f)
@@ -62,18 +64,31 @@ probe_report probe_cpu(size_t bytes)
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
 
     const double one = median_gbs(double(bytes), [&] { sink = ref::stream_read(data.data(), bytes); });
-    const double all = median_gbs(double(bytes), [&] {
-        std::barrier start(threads);
-        std::vector<std::thread> pool;
-        const size_t chunk = (bytes / threads) & ~size_t(63);
-        for (unsigned t = 0; t < threads; ++t)
-            pool.emplace_back([&, t] {
-                start.arrive_and_wait();
-                const size_t len = t + 1 == threads ? bytes - t * chunk : chunk;
-                sink = ref::stream_read(reinterpret_cast<const char*>(data.data()) + t * chunk, len);
-            });
-        for (auto& th : pool) th.join();
-    });
+    // Every thread reads its share of the first `size` bytes, `reps` times over (so that a
+    // small working set, which the caches hold, is timed over at least `bytes` of reads).
+    auto threaded_read = [&](size_t size) {
+        const size_t reps = std::max<size_t>(1, bytes / size);
+        return median_gbs(double(size) * double(reps), [&] {
+            std::barrier start(threads);
+            std::vector<std::thread> pool;
+            const size_t chunk = (size / threads) & ~size_t(63);
+            for (unsigned t = 0; t < threads; ++t)
+                pool.emplace_back([&, t] {
+                    start.arrive_and_wait();
+                    const size_t len = t + 1 == threads ? size - t * chunk : chunk;
+                    uint64_t s = 0;
+                    for (size_t k = 0; k < reps; ++k)
+                        s += ref::stream_read(reinterpret_cast<const char*>(data.data()) + t * chunk, len);
+                    sink = s;
+                });
+            for (auto& th : pool) th.join();
+        });
+    };
+    const double all = threaded_read(bytes);
+    // The same at working sets of 1, 4, 16 and 64 MiB: data that a cache holds reads faster than
+    // DRAM, and a configuration whose inputs stay in a cache is set against that cache's rate.
+    std::vector<std::pair<size_t, double>> levels;
+    for (size_t mib = 1; (mib << 20) < bytes; mib *= 4) levels.emplace_back(mib, threaded_read(mib << 20));
     std::vector<uint32_t> dst(data.size() / 2);
     const double copy = median_gbs(2.0 * double(dst.size() * 4),
                                    [&] { std::memcpy(dst.data(), data.data(), dst.size() * 4); });
@@ -96,6 +111,16 @@ probe_report probe_cpu(size_t bytes)
     const std::string mib = std::to_string(bytes >> 20) + " MiB";
     const std::string day = utc_now();
     r.values["read_bandwidth"] = {all, "GB/s", "read, " + std::to_string(threads) + " threads, " + mib, day};
+    nlohmann::json by_size = nlohmann::json::object();
+    for (const auto& [level, gbs] : levels) {
+        const std::string name = "read_bandwidth@" + std::to_string(level) + "MiB";
+        r.values[name] = {gbs, "GB/s",
+                          "read, " + std::to_string(threads) + " threads, " + std::to_string(level) +
+                              " MiB working set (held by the caches up to that size)",
+                          day};
+        by_size[std::to_string(level) + " MiB"] = gbs;
+    }
+    by_size[mib] = all;
     r.values["read_bandwidth_one_thread"] = {one, "GB/s", "read, one thread, " + mib, day};
     r.values["copy_bandwidth"] = {copy, "GB/s", "memcpy, one thread, read + write bytes", day};
     r.values["imad_rate"] = {imad, "GMAC/s",
@@ -104,6 +129,7 @@ probe_report probe_cpu(size_t bytes)
                  {"threads", threads},
                  {"samples", samples},
                  {"simd_isa", ref::simd_isa()},
+                 {"read_bandwidth_by_working_set_gbs", by_size},
                  {"reference_sum_gbs", simd},
                  {"scalar_oracle_gbs", scalar},
                  {"reference_vs_one_thread_read", simd / one},
@@ -118,6 +144,9 @@ probe_report probe_cpu(size_t bytes)
     };
     char ratio[96];
     add("read, " + std::to_string(threads) + " threads", all, "(the ceiling results are reported against)");
+    for (const auto& [level, gbs] : levels)
+        add("read, " + std::to_string(threads) + " threads, " + std::to_string(level) + " MiB", gbs,
+            "(the ceiling of working sets up to " + std::to_string(level) + " MiB)");
     add("read, one thread", one, "");
     add("copy (memcpy), one thread", copy, "(bytes read + written)");
     std::snprintf(ratio, sizeof ratio, "= %.2f x the one-thread read", simd / one);

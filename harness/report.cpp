@@ -84,6 +84,7 @@ nlohmann::json result_json(const result& r, const std::string& unit, const std::
             {"note", r.note.empty() ? nlohmann::json() : nlohmann::json(r.note)},
             {"seeds", r.seeds},
             {"input_sets", r.input_sets},
+            {"working_set_bytes", r.working_set_bytes},
             {"runs", r.runs},
             {"runs_checked", r.runs_checked},
             {"time_ms", measured ? nlohmann::json(r.time_ms.median) : nlohmann::json()},
@@ -98,6 +99,7 @@ nlohmann::json result_json(const result& r, const std::string& unit, const std::
              r.st == status::verified ? nlohmann::json{{"name", metric_name}, {"value", r.metric_value}, {"unit", unit}}
                                       : nlohmann::json()},
             {"fraction_of_ceiling", opt(r.fraction_of_ceiling)},
+            {"ceiling", r.ceiling.empty() ? nlohmann::json() : nlohmann::json(r.ceiling)},
             {"speedup_vs_baseline", opt(r.speedup_vs_baseline)},
             {"speedup_vs_library", opt(r.speedup_vs_library)},
             {"model_speedup", opt(r.model_speedup)},

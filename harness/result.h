@@ -21,7 +21,14 @@ struct ceiling {
     std::string what;     // "read-only kernel, 1 GiB"
     std::string measured; // ISO date
 };
+/// By name. A ceiling measured at several working-set sizes (the cpu platform's read bandwidth,
+/// which its caches raise) also has an entry per size, "<name>@<MiB>MiB"; a result is set against
+/// the smallest that holds its working set (ceiling_for).
 using ceilings = std::map<std::string, ceiling>;
+
+/// The name of the ceiling of `c` that a configuration with `working_set_bytes` of data is set
+/// against: `name`, or the smallest "<name>@<N>MiB" of at least that size; "" when `c` has none.
+std::string ceiling_for(const ceilings& c, const std::string& name, int64_t working_set_bytes);
 
 /// failed: the output (or the inputs afterwards) differed from the reference; error: the plugin
 /// or the device reported an error; crashed: the worker died (a signal, or an exit); timeout:
@@ -53,6 +60,8 @@ struct result {
     std::string note;        // what the plugin resolved itself
     std::vector<uint64_t> seeds; // of the datasets the runs alternate between
     int input_sets = 1;
+    int64_t working_set_bytes = 0; // the inputs' copies the runs rotate through, and the outputs
+    std::string ceiling;           // the ceiling fraction_of_ceiling is against (ceiling_for)
     int runs = 0, runs_checked = 0; // runs made (warm-up included), and those compared with the reference
     summary time_ms, wall_ms;
     std::vector<double> samples_ms, wall_samples_ms; // every measured run, in order (warm-up excluded)

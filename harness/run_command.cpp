@@ -153,7 +153,12 @@ int run_command(const platform_options& po, const run_options& o, const std::str
     // With markdown, csv or json, stdout carries the table only; the rest goes to stderr.
     std::ostream& info = o.format == table_format::table ? std::cout : std::cerr;
     std::set<std::string> used; // the ceilings this suite's families report against
-    for (const auto& cfg : configs) used.insert(cfg.plug->fam->metric.ceiling);
+    for (const auto& cfg : configs) { // with the per-working-set levels of a ceiling (ceiling_for)
+        const std::string& name = cfg.plug->fam->metric.ceiling;
+        used.insert(name);
+        for (auto it = c.lower_bound(name + "@"); it != c.end() && it->first.rfind(name + "@", 0) == 0; ++it)
+            used.insert(it->first);
+    }
     print_heading(info, ctx, configs.size(), used, *p);
 
     install_interrupt_handlers(); // from here on, SIGINT and SIGTERM stop after the current configuration

@@ -6,7 +6,23 @@
 #include "harness/interrupt.h"
 #include "harness/measure.h"
 
+#include <cstdlib>
+
 namespace wb {
+
+std::string ceiling_for(const ceilings& c, const std::string& name, int64_t working_set_bytes)
+{
+    std::string best = c.count(name) ? name : "";
+    long long best_mib = -1;
+    const std::string prefix = name + "@";
+    for (auto it = c.lower_bound(prefix); it != c.end() && it->first.rfind(prefix, 0) == 0; ++it) {
+        char* end = nullptr;
+        const long long mib = std::strtoll(it->first.c_str() + prefix.size(), &end, 10);
+        if (!end || std::string(end) != "MiB" || mib <= 0 || (mib << 20) < working_set_bytes) continue;
+        if (best_mib < 0 || mib < best_mib) best = it->first, best_mib = mib;
+    }
+    return best;
+}
 
 std::vector<result> runner::run(const std::vector<config>& configs, const run_settings& settings, const on_result& done,
                                 const on_start& starting)
@@ -22,8 +38,11 @@ std::vector<result> runner::run(const std::vector<config>& configs, const run_se
         r.message = shown(r.message, 4096); // a plugin's words: printable and bounded on the console and in JSON
         if (amd_static_) amd_figures_.attach(c, r.kernels);
         if (r.st == status::verified && r.time_ms.median > 0)
-            if (auto it = ceilings_.find(fam.metric.ceiling); it != ceilings_.end() && it->second.value > 0)
+            if (auto it = ceilings_.find(ceiling_for(ceilings_, fam.metric.ceiling, r.working_set_bytes));
+                it != ceilings_.end() && it->second.value > 0) {
+                r.ceiling = it->first;
                 r.fraction_of_ceiling = r.metric_value / it->second.value;
+            }
         // Speedups against the family's baseline and library at these parameters: the fastest
         // verified configuration of each so far (they run first; the JSON's final values are exact).
         auto fastest = [&](const std::string& variant) -> const result* {

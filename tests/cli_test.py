@@ -72,7 +72,20 @@ class Cli(unittest.TestCase):
                 self.assertEqual(r["fraction_of_ceiling"] is not None, r["family"] in ("reduce", "conv"))
                 self.assertEqual(r["model_speedup"] is not None, r["family"] == "converge")
                 self.assertEqual(r["speedup_vs_baseline"] is not None, r["family"] != "branch")  # pairs, no baseline
+                if r["family"] == "reduce":
+                    # Set against the read bandwidth of the smallest probed working set that holds the
+                    # input copies the runs rotate through (the caches' rate), else DRAM's.
+                    self.assertEqual(r["working_set_bytes"], r["input_sets"] * r["params"]["n"] * 4 + 4)
+                    levels = {k: int(k.split("@")[1][:-3]) for k in doc["ceilings"] if k.startswith("read_bandwidth@")}
+                    fitting = [k for k, mib in levels.items() if mib << 20 >= r["working_set_bytes"]]
+                    want = min(fitting, key=levels.get) if fitting else "read_bandwidth"
+                    self.assertEqual(r["ceiling"], want)
+                    self.assertAlmostEqual(r["fraction_of_ceiling"],
+                                           r["metric"]["value"] / doc["ceilings"][want]["value"], places=9)
             self.assertIn("read_bandwidth", doc["ceilings"])
+            self.assertEqual(sorted(k for k in doc["ceilings"] if k.startswith("read_bandwidth@")),
+                             ["read_bandwidth@16MiB", "read_bandwidth@1MiB", "read_bandwidth@4MiB",
+                              "read_bandwidth@64MiB"])
 
     def test_every_suite_in_the_tree_plans_on_cpu(self):
         suites = sorted(f for f in os.listdir(os.path.join(SOURCE, "suites")) if f.endswith(".toml"))
