@@ -45,14 +45,14 @@ class Cli(unittest.TestCase):
             out = os.path.join(d, "r.json")
             p = wb("run", "suites/quick.toml", "--platform", "cpu", "--out", out, "--repetitions", "2", "--warmup", "1")
             self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-            self.assertIn("42 verified, 0 failed verification, 0 errors, 0 crashed, 0 timed out, 2 skipped", p.stdout)
+            self.assertIn("44 verified, 0 failed verification, 0 errors, 0 crashed, 0 timed out, 2 skipped", p.stdout)
             doc = load(out)
             fields = schema_fields()
             for k in fields["Top level"]:
                 self.assertIn(k, doc, "top-level field " + k)
             self.assertTrue(doc["complete"])
             self.assertEqual(doc["platform"], "cpu")
-            self.assertEqual(len(doc["results"]), 44)
+            self.assertEqual(len(doc["results"]), 46)
             for r in doc["results"]:
                 for k in fields["Result"]:
                     self.assertIn(k, r, "result field " + k)
@@ -120,7 +120,7 @@ class Cli(unittest.TestCase):
         doc = json.loads(p.stdout)
         names = sorted(x["variant"] for x in doc["plugins"] if x["family"] == "reduce")
         self.assertEqual(names, ["atomic", "blocked_atomic", "blocked_serial", "blocked_tree", "chunked", "library",
-                                 "strided", "tree", "tree_two_stage", "unrolled", "wavefront"])
+                                 "streamed", "strided", "tree", "tree_two_stage", "unrolled", "wavefront"])
         self.assertEqual(sorted(x["variant"] for x in doc["plugins"] if x["family"] == "conv"),
                          ["clamped", "conditional", "padded", "tiled"])
         for x in doc["plugins"]:

@@ -131,7 +131,7 @@ BOOST_AUTO_TEST_CASE(parameters_that_vary_are_columns_the_others_are_said_once)
     // reduce: n varies, the tunables have one value each.
     const size_t reduce = line_of(lines, "reduce:");
     BOOST_REQUIRE_LT(reduce + 3, lines.size());
-    BOOST_CHECK_EQUAL(lines[reduce], "reduce: block_size=256 items=16 batch=256 work_items=0 groups_per_mp=0");
+    BOOST_CHECK_EQUAL(lines[reduce], "reduce: block_size=256 items=16 batch=256 way=1 work_items=0 groups_per_mp=0");
     BOOST_CHECK(starts(lines[reduce + 1], "variant               n      time     ±   GB/s %ceil x base x lib regs"));
     BOOST_CHECK_EQUAL(lines[reduce + 2], std::string(width_of(lines[reduce + 3]), '-'));
     BOOST_CHECK(starts(lines[reduce + 3], "atomic          1000003  999.9 ms 9999% 999999 9999%  9999x"));
