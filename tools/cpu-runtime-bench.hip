@@ -14,6 +14,8 @@
 //              ((raw - map) / barriers)
 //   shuffle    a wavefront shuffle reduction (__shfl_down, 6 steps at width 64) over 2^22 ints:
 //              raw ns per lane, and net ns per lane per shuffle ((raw - map) / 6)
+//   cpu_*      the same from the process's CPU time (getrusage) instead of wall time * threads:
+//              what the lanes cost the cores even when another process takes some of them
 #include <hip/hip_runtime.h>
 
 #include <algorithm>
@@ -23,6 +25,9 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -69,19 +74,32 @@ static double now_ns()
     return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-template <class F> static double median_ns(int runs, F&& launch)
+static double cpu_ns()
+{
+    rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e9 + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e3;
+}
+
+/// The median wall time of `runs` launches after a warm-up; `cpu` gets the median process CPU time
+/// (user + system, every thread) of the same launches: the cores' time even where another process
+/// takes some of the wall time (the workers sleep between launches).
+template <class F> static double median_ns(int runs, double& cpu, F&& launch)
 {
     launch();
     CHECK(hipDeviceSynchronize());
-    std::vector<double> t;
+    std::vector<double> t, c;
     for (int r = 0; r < runs; ++r) {
-        const double t0 = now_ns();
+        const double c0 = cpu_ns(), t0 = now_ns();
         launch();
         CHECK(hipGetLastError());
         CHECK(hipDeviceSynchronize());
         t.push_back(now_ns() - t0);
+        c.push_back(cpu_ns() - c0);
     }
     std::sort(t.begin(), t.end());
+    std::sort(c.begin(), c.end());
+    cpu = c[c.size() / 2];
     return t[t.size() / 2];
 }
 
@@ -104,18 +122,20 @@ static int child(int runs)
     std::vector<int> o(n);
     auto per_lane = [&](double wall) { return wall * threads / n; };
 
-    const double map = per_lane(median_ns(runs, [&] { hipLaunchKernelGGL(map_kernel, dim3(n / 256), dim3(256), 0, 0, in, out); }));
+    double cpu;
+    const double map = per_lane(median_ns(runs, cpu, [&] { hipLaunchKernelGGL(map_kernel, dim3(n / 256), dim3(256), 0, 0, in, out); }));
     CHECK(hipMemcpy(o.data(), out, n * sizeof(int), hipMemcpyDeviceToHost));
     for (unsigned i = 0; i < n; ++i)
         if (o[i] != h[i] * 3 + 1) {
             std::fprintf(stderr, "map: wrong result at %u\n", i);
             return 1;
         }
+    const double map_cpu = cpu / n;
     std::printf("threads %g\n", threads);
     std::printf("map %.3f\n", map);
 
     for (unsigned b = 64; b <= 1024; b *= 2) {
-        const double raw = per_lane(median_ns(runs, [&] {
+        const double raw = per_lane(median_ns(runs, cpu, [&] {
             hipLaunchKernelGGL(reduce_kernel, dim3(n / b), dim3(b), b * sizeof(int), 0, in, out);
         }));
         CHECK(hipMemcpy(o.data(), out, n / b * sizeof(int), hipMemcpyDeviceToHost));
@@ -128,9 +148,10 @@ static int child(int runs)
         const int barriers = std::__lg(b) + 1;
         std::printf("reduce%u_raw %.3f\n", b, raw);
         std::printf("reduce%u_per_barrier %.3f\n", b, (raw - map) / barriers);
+        std::printf("cpu_reduce%u_per_barrier %.3f\n", b, (cpu / n - map_cpu) / barriers);
     }
 
-    const double raw = per_lane(median_ns(runs, [&] { hipLaunchKernelGGL(shuffle_kernel, dim3(n / 256), dim3(256), 0, 0, in, out); }));
+    const double raw = per_lane(median_ns(runs, cpu, [&] { hipLaunchKernelGGL(shuffle_kernel, dim3(n / 256), dim3(256), 0, 0, in, out); }));
     CHECK(hipMemcpy(o.data(), out, n / 64 * sizeof(int), hipMemcpyDeviceToHost));
     long long sum = 0;
     for (unsigned k = 0; k < n / 64; ++k) sum += o[k];
@@ -140,6 +161,8 @@ static int child(int runs)
     }
     std::printf("shuffle_raw %.3f\n", raw);
     std::printf("shuffle_per_shuffle %.3f\n", (raw - map) / 6);
+    std::printf("cpu_map %.3f\n", map_cpu);
+    std::printf("cpu_shuffle_per_shuffle %.3f\n", (cpu / n - map_cpu) / 6);
     CHECK(hipFree(in));
     CHECK(hipFree(out));
     return 0;
@@ -163,16 +186,31 @@ int main(int argc, char** argv)
     std::vector<std::string> order;
     std::map<std::string, std::vector<double>> values;
     for (int pr = 0; pr < processes; ++pr) {
-        const std::string cmd = "/proc/" + std::to_string(getpid()) + "/exe --child --runs " + std::to_string(runs);
-        FILE* f = popen(cmd.c_str(), "r");
-        if (!f) return 1;
+        // A fresh process of this program, from an argument vector (no shell), its output on a pipe.
+        const std::string runs_text = std::to_string(runs);
+        char* child_argv[] = {argv[0], const_cast<char*>("--child"), const_cast<char*>("--runs"),
+                              const_cast<char*>(runs_text.c_str()), nullptr};
+        int out[2];
+        if (pipe(out) != 0) return 1;
+        posix_spawn_file_actions_t fa;
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+        posix_spawn_file_actions_addclose(&fa, out[0]);
+        pid_t pid;
+        const int spawned = posix_spawn(&pid, "/proc/self/exe", &fa, nullptr, child_argv, environ);
+        posix_spawn_file_actions_destroy(&fa);
+        close(out[1]);
+        if (spawned != 0) return 1;
+        FILE* f = fdopen(out[0], "r");
         char name[64];
         double v;
-        while (std::fscanf(f, "%63s %lf", name, &v) == 2) {
+        while (f && std::fscanf(f, "%63s %lf", name, &v) == 2) {
             if (!values.count(name)) order.push_back(name);
             values[name].push_back(v);
         }
-        if (pclose(f) != 0) {
+        if (f) std::fclose(f);
+        int status = 0;
+        if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
             std::fprintf(stderr, "process %d failed\n", pr);
             return 1;
         }

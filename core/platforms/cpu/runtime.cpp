@@ -7,7 +7,9 @@
 // collectives, and releases a barrier once every lane that has not exited is waiting at it.
 #include <hip/hip_runtime.h>
 
-#include <boost/context/fiber.hpp>
+#if !defined(__x86_64__) || defined(WAVEBENCH_CPU_BOOST_SWITCH)
+#include <boost/context/detail/fcontext.hpp>
+#endif
 
 #include <algorithm>
 #include <atomic>
@@ -22,6 +24,8 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <pthread.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <vector>
@@ -41,8 +45,6 @@ __attribute__((visibility("default"))) int hip_cpu_warp_size = 64;
 }
 
 namespace {
-
-namespace ctx = boost::context;
 
 constexpr unsigned max_block_threads = 1024;
 constexpr size_t max_shared_bytes = 64 * 1024;
@@ -111,38 +113,25 @@ inline void asan_arrive([[maybe_unused]] void* fake, [[maybe_unused]] stack_boun
 #endif
 }
 
-/// Runs `jump`, which goes to the stack `there` and comes back (Boost.Context making a fiber runs
-/// its first frame on the new stack; destroying one that never ran unwinds it on its own), as a
-/// switch under way: ASan hands out no fake frames meanwhile, which would belong to this stack's
-/// and outlive them. Returns this stack's bounds.
-template <class F> stack_bounds asan_round_trip([[maybe_unused]] const stack_bounds& there, F&& jump)
-{
-    stack_bounds here;
-    void* fake = nullptr;
-    auto back = [&] {
-        asan_arrive(fake, &here); // ASan takes this for `there` now, and says where it was
-        asan_leave(&fake, here);
-        asan_arrive(fake);
-    };
-    asan_leave(&fake, there);
-    try {
-        jump();
-    } catch (...) {
-        back();
-        throw;
-    }
-    back();
-    return here;
-}
-
 // ---- fiber stacks: guard-paged, allocated once per worker and reused ---------------------------------
 /// A lane's fiber could not get a stack (no memory, or no memory mappings left).
 struct out_of_stacks : std::runtime_error {
     out_of_stacks() : std::runtime_error("no memory for a fiber stack") {}
 };
 
-/// Stacks with a guard page below them (an overflow faults instead of overwriting a neighbour),
-/// kept for reuse. Each costs two memory mappings; see max_workers().
+/// A fiber's stack: it grows down from `top` (64-byte aligned) over `size` bytes.
+struct fiber_stack {
+    char* top;
+    size_t size;
+};
+
+/// Stacks with a guard page below them (an overflow faults instead of overwriting a neighbour).
+/// Each costs two memory mappings; see max_workers(). A block takes them in order from the first
+/// (take()), and gives them all back when it ends (reset()): a lane gets the same stack block
+/// after block, which stays in the caches. The top of each stack is offset by a different number
+/// of cache lines within an extra page ("colouring"): with page-aligned tops, the hot frames of
+/// every lane would fall in the same few cache sets, and a 1024-lane block would miss on every
+/// switch.
 class stack_cache {
 public:
     explicit stack_cache(size_t bytes) : size_((bytes + page - 1) & ~(page - 1)) {}
@@ -150,53 +139,172 @@ public:
     stack_cache& operator=(const stack_cache&) = delete;
     ~stack_cache()
     {
-        for (void* base : mapped_) munmap(base, size_ + page);
+        for (const fiber_stack& s : stacks_) munmap(base(s), size_ + 2 * page);
     }
-    ctx::stack_context allocate()
+    fiber_stack take()
     {
-        if (free_.empty()) {
-            void* base = mmap(nullptr, size_ + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-            if (base == MAP_FAILED) throw out_of_stacks();
-            if (mprotect(base, page, PROT_NONE) != 0) {
-                munmap(base, size_ + page);
+        if (used_ == stacks_.size()) {
+            const size_t bytes = size_ + 2 * page; // guard page, colouring page, the stack
+            void* b = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (b == MAP_FAILED) throw out_of_stacks();
+            if (mprotect(b, page, PROT_NONE) != 0) {
+                munmap(b, bytes);
                 throw out_of_stacks();
             }
-            mapped_.push_back(base);
-            ctx::stack_context s;
-            s.size = size_;
-            s.sp = static_cast<char*>(base) + page + size_;
-            free_.push_back(s);
+            const size_t colour = (stacks_.size() * 7 % (page / 64)) * 64;
+            stacks_.push_back({static_cast<char*>(b) + bytes - colour, size_ + page - colour});
         }
-        ctx::stack_context s = free_.back();
-        free_.pop_back();
-        return s;
+        return stacks_[used_++];
     }
-    void deallocate(ctx::stack_context& s) noexcept
+    /// Every stack is free again.
+    void reset() noexcept
     {
-        // A fiber's first frames never return (it ends by jumping away): under ASan their
-        // poisoned redzones would stay, and trip the next fiber that runs on this stack.
-        ASAN_UNPOISON_MEMORY_REGION(static_cast<char*>(s.sp) - s.size, s.size);
-        free_.push_back(s);
+#ifdef WAVEBENCH_ASAN_FIBERS
+        // A fiber's first frames never return (it ends by jumping away): their poisoned
+        // redzones would stay, and trip the next fiber that runs on this stack.
+        for (size_t k = 0; k < used_; ++k) ASAN_UNPOISON_MEMORY_REGION(stacks_[k].top - stacks_[k].size, stacks_[k].size);
+#endif
+        used_ = 0;
     }
 
 private:
     static constexpr size_t page = 4096;
+    static char* base(const fiber_stack& s) { return s.top - s.size - page; }
     size_t size_;
-    std::vector<void*> mapped_;
-    std::vector<ctx::stack_context> free_;
+    size_t used_ = 0;
+    std::vector<fiber_stack> stacks_;
 };
 
-struct cached_stack {
-    stack_cache* cache;
-    stack_bounds* bounds; // told where the stack is (the switches to this fiber announce it to ASan)
-    ctx::stack_context allocate()
-    {
-        ctx::stack_context s = cache->allocate();
-        *bounds = {static_cast<char*>(s.sp) - s.size, s.size};
-        return s;
-    }
-    void deallocate(ctx::stack_context& s) noexcept { cache->deallocate(s); }
-};
+// ---- context switches -------------------------------------------------------------------------------
+// A fiber is a stack pointer: switch_context saves the callee-saved registers on the running stack,
+// stores its pointer in *save, and resumes the fiber `to`. On x86-64 it is a few instructions of
+// our own (Boost.Context's also saves and reloads the x87 and SSE control words, which costs more
+// than the rest of the switch; kernels never change them); elsewhere Boost.Context's fcontext.
+// A new fiber starts in fn(), which never returns (it ends by switching away for good).
+using fiber_entry = void (*)();
+
+// A fiber that has not started yet is its stack's top, tagged with 1 (a suspended fiber's stack
+// pointer is 8-byte aligned): switching to it calls its entry function on that stack.
+//   switch_context(save, to)   save the running fiber in *save, go on with `to`
+//   leave_context(to)          go on with `to`; the running fiber has finished (nothing is saved)
+// On x86-64, a new fiber is entered with a call and a finished one leaves with an indirect jump
+// rather than with returns that match no call: the return-address predictor then stays right.
+#if defined(__x86_64__) && !defined(WAVEBENCH_CPU_BOOST_SWITCH)
+extern "C" void wavebench_cpu_switch(void** save, void* to) __attribute__((visibility("hidden")));
+extern "C" void wavebench_cpu_switch_new(void** save, void* top, fiber_entry fn) __attribute__((visibility("hidden")));
+extern "C" [[noreturn]] void wavebench_cpu_leave(void* to) __attribute__((visibility("hidden")));
+extern "C" [[noreturn]] void wavebench_cpu_leave_new(void* top, fiber_entry fn) __attribute__((visibility("hidden")));
+asm(R"(
+    .macro wavebench_save_registers     # the callee-saved registers, onto the running stack
+    pushq %rbp
+    pushq %rbx
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    .endm
+    .macro wavebench_restore_registers  # the same, off the stack switched to
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    popq %rbp
+    .endm
+    .text
+    .p2align 4
+    .type wavebench_cpu_switch, @function
+wavebench_cpu_switch:
+    wavebench_save_registers
+    movq %rsp, (%rdi)
+    movq %rsi, %rsp
+    wavebench_restore_registers
+    ret
+    .size wavebench_cpu_switch, .-wavebench_cpu_switch
+
+    .p2align 4
+    .type wavebench_cpu_leave, @function
+wavebench_cpu_leave:
+    movq %rdi, %rsp
+    wavebench_restore_registers
+    popq %rax
+    jmpq *%rax
+    .size wavebench_cpu_leave, .-wavebench_cpu_leave
+
+    .p2align 4
+    .type wavebench_cpu_switch_new, @function
+wavebench_cpu_switch_new:
+    .cfi_startproc
+    .cfi_undefined rip
+    wavebench_save_registers
+    movq %rsp, (%rdi)
+    movq %rsi, %rsp
+    callq *%rdx
+    ud2
+    .cfi_endproc
+    .size wavebench_cpu_switch_new, .-wavebench_cpu_switch_new
+
+    .p2align 4
+    .type wavebench_cpu_leave_new, @function
+wavebench_cpu_leave_new:
+    .cfi_startproc
+    .cfi_undefined rip
+    movq %rdi, %rsp
+    callq *%rsi
+    ud2
+    .cfi_endproc
+    .size wavebench_cpu_leave_new, .-wavebench_cpu_leave_new
+)");
+
+template <fiber_entry F> void* make_context(const fiber_stack& s)
+{
+    return s.top + 1; // 64-byte aligned, as the call in wavebench_cpu_switch_new needs (16)
+}
+
+template <fiber_entry F> inline void switch_context(void** save, void* to)
+{
+    const uintptr_t t = reinterpret_cast<uintptr_t>(to);
+    if (t & 1) [[unlikely]]
+        wavebench_cpu_switch_new(save, reinterpret_cast<void*>(t - 1), F);
+    else
+        wavebench_cpu_switch(save, to);
+}
+
+template <fiber_entry F> [[noreturn]] inline void leave_context(void* to)
+{
+    const uintptr_t t = reinterpret_cast<uintptr_t>(to);
+    if (t & 1) [[unlikely]]
+        wavebench_cpu_leave_new(reinterpret_cast<void*>(t - 1), F);
+    wavebench_cpu_leave(to);
+}
+#else
+namespace fc = boost::context::detail;
+
+template <fiber_entry F> void fcontext_start(fc::transfer_t t)
+{
+    *static_cast<void**>(t.data) = t.fctx;
+    F();
+}
+
+template <fiber_entry F> void* make_context(const fiber_stack& s)
+{
+    return fc::make_fcontext(s.top, s.size, &fcontext_start<F>);
+}
+
+template <fiber_entry> inline void switch_context(void** save, void* to)
+{
+    const fc::transfer_t t = fc::jump_fcontext(to, save);
+    *static_cast<void**>(t.data) = t.fctx;
+}
+
+template <fiber_entry> [[noreturn]] inline void leave_context(void* to)
+{
+    void* dead;
+    fc::jump_fcontext(to, &dead);
+    __builtin_unreachable();
+}
+#define WAVEBENCH_FCONTEXT 1
+#endif
 
 /// Workers by default: one per hardware thread, but no more than the memory-mapping limit allows
 /// when every worker runs 1024-lane blocks in fibers (two mappings per stack).
@@ -327,13 +435,8 @@ struct launch_job {
 
 enum class lane_state : uint8_t { runnable, barrier, grid_barrier, collective, exited };
 
+/// A lane's pending collective.
 struct lane {
-    ctx::fiber fiber;
-    lane_state state = lane_state::runnable;
-    bool started = false;
-    stack_bounds stack;     // where its fiber runs
-    void* fake = nullptr;   // ASan's fake frames of its fiber while it is switched away from
-    // the pending collective
     int op = 0;
     int arg = 0;
     int width = 0;
@@ -375,37 +478,22 @@ public:
     void block_lane(lane_state why)
     {
         const unsigned me = current_;
-        if (!fiber_mode_) { // lanes before `me` have exited, the ones after have not started
-            // Every fiber the block needs is made now, the one place where a stack can be
-            // missing; the lane that blocked is told by an exception (the block is abandoned).
-            const unsigned at = pos_; // me's place in the running order
-            try {
-                for (unsigned k = at + 1; k < n_lanes_; ++k) start(order_[k]);
-            } catch (...) {
-                for (unsigned k = at + 1; k < n_lanes_; ++k)
-                    if (lane& l = lanes_[order_[k]]; l.fiber) // made, never run: Boost.Context unwinds it
-                        asan_round_trip(l.stack, [&] { l.fiber = ctx::fiber{}; });
-                aborted_ = true;
-                throw;
-            }
-            fiber_mode_ = true;
-            lanes_[me].started = true; // its fiber is the block's first one, suspended below
-            lanes_[me].stack = block_stack_;
-            wave_ = at - at % warp_;
-            pos_ = at + 1;
-        }
-        lanes_[me].state = why;
+        if (!fiber_mode_) [[unlikely]]
+            to_fibers(me);
+        state_[me] = why;
+        if (why == lane_state::collective)
+            ++in_collective_;
+        else
+            ++at_barrier_, at_grid_ += why == lane_state::grid_barrier;
         const unsigned nx = next();
         if (nx != me) {
-            lane& target = start(nx);
-            asan_leave(&lanes_[me].fake, target.stack);
-            std::move(target.fiber).resume_with([this, me](ctx::fiber&& f) {
-                lanes_[me].fiber = std::move(f);
-                return ctx::fiber{};
-            });
-            asan_arrive(lanes_[me].fake);
+            prefetch_after();
+            enter(nx);
+            asan_leave(&fake_[me], bounds_[nx]);
+            switch_context<&worker::lane_start>(&sp_[me], sp_[nx]);
+            asan_arrive(fake_[me]);
         }
-        enter(me);
+        // whoever switched back to this lane has entered it
     }
 
     lane& current() { return lanes_[current_]; }
@@ -418,101 +506,151 @@ private:
     void run_block(launch_job& job, uint64_t b)
     {
         job_ = &job;
+        body_ = job.body;
+        closure_ = job.closure;
         const dim3 g = job.grid, d = job.block;
         hip_cpu_tls.block_idx = {unsigned(b % g.x), unsigned((b / g.x) % g.y), unsigned(b / (uint64_t(g.x) * g.y))};
         hip_cpu_tls.block_dim = {d.x, d.y, d.z};
         hip_cpu_tls.grid_dim = {g.x, g.y, g.z};
         hip_cpu_tls.dynamic_shared = align64(shared_.data());
         n_lanes_ = d.x * d.y * d.z;
+        dim_x_ = d.x;
+        dim_xy_ = d.x * d.y;
         warp_ = unsigned(hip_cpu_warp_size);
-        if (lanes_.size() < n_lanes_) lanes_.resize(n_lanes_);
-        for (unsigned i = 0; i < n_lanes_; ++i) {
-            lanes_[i].state = lane_state::runnable;
-            lanes_[i].started = false;
+        if (state_.size() < n_lanes_) {
+            state_.resize(n_lanes_);
+            sp_.resize(n_lanes_);
+            bounds_.resize(n_lanes_);
+            fake_.resize(n_lanes_);
+            lanes_.resize(n_lanes_);
+            order_.resize(n_lanes_);
         }
         fiber_mode_ = aborted_ = false;
         fibers_ = 1;
         // The running order: position k runs lane order_[k]. Positions [w, w + warp) are the lanes
-        // of the wavefront starting at lane w, in the order the setting asks for.
+        // of the wavefront starting at lane w, in the order the setting asks for. Forward and
+        // reverse orders stay as they are from block to block; a random one is drawn per block.
         order_mode_ = job.order.order;
         rng_ = job.order.seed ^ (b * 0xd1b54a32d192ed03ull);
-        if (order_.size() < n_lanes_) order_.resize(n_lanes_);
-        for (unsigned i = 0; i < n_lanes_; ++i) order_[i] = i;
-        for (unsigned w = 0; w < n_lanes_; w += warp_) arrange_wave(w);
+        if (order_mode_ == hipCpuLaneOrderRandom || order_lanes_ != n_lanes_ || order_warp_ != warp_ ||
+            order_arranged_ != order_mode_) {
+            for (unsigned i = 0; i < n_lanes_; ++i) order_[i] = i;
+            for (unsigned w = 0; w < n_lanes_; w += warp_) arrange_wave(w);
+            order_lanes_ = n_lanes_;
+            order_warp_ = warp_;
+            order_arranged_ = order_mode_;
+        }
 
         // One fiber runs the lanes in turn; it stays the only one unless a lane blocks. The
-        // block is done when a lane's fiber returns sink_, the continuation of this call.
-        ctx::fiber f;
-        thread_stack_ = asan_round_trip({}, [&] {
-            f = ctx::fiber{std::allocator_arg, cached_stack{&stacks_, &block_stack_}, [this](ctx::fiber&& sink) {
-                               asan_arrive(nullptr);
-                               sink_ = std::move(sink);
-                               for (pos_ = 0; pos_ < n_lanes_; ++pos_) {
-                                   run_lane(order_[pos_]);
-                                   if (aborted_) break;
-                                   if (fiber_mode_) return exit_lane(); // it blocked once, now done
-                               }
-                               asan_leave(nullptr, thread_stack_);
-                               return std::move(sink_);
-                           }};
-        });
+        // block is done when a fiber switches back to thread_sp_.
+        stacks_.reset();
+        const fiber_stack s = stacks_.take();
+        block_stack_ = {s.top - s.size, s.size};
+        void* f = make_context<&worker::block_start>(s);
         asan_leave(&thread_fake_, block_stack_);
-        std::move(f).resume();
+        switch_context<&worker::block_start>(&thread_sp_, f);
         asan_arrive(thread_fake_);
         g_fibers_created.fetch_add(fibers_, std::memory_order_relaxed);
+    }
+
+    /// The block's first fiber: runs the lanes one after another until one blocks.
+    static void block_start()
+    {
+        worker* w = tl_worker;
+        asan_arrive(nullptr, &w->thread_stack_);
+        w->run_in_turn();
+    }
+
+    [[noreturn]] void run_in_turn()
+    {
+        for (pos_ = 0; pos_ < n_lanes_; ++pos_) {
+            run_lane(order_[pos_]);
+            if (fiber_mode_ | aborted_) [[unlikely]] {
+                if (aborted_) break;
+                exit_lane(); // it blocked once, and is done now
+            }
+        }
+        finish_block();
+    }
+
+    /// A lane's own fiber.
+    static void lane_start()
+    {
+        worker* w = tl_worker;
+        asan_arrive(nullptr);
+        w->run_lane(w->current_);
+        w->exit_lane();
     }
 
     void run_lane(unsigned i)
     {
         enter(i);
         try {
-            job_->body(job_->closure);
-        } catch (const ctx::detail::forced_unwind&) {
-            throw; // Boost.Context unwinding a fiber: not the kernel's exception
+            body_(closure_);
         } catch (const out_of_stacks&) {
             job_->fail(hipErrorLaunchOutOfResources);
         } catch (...) {
             job_->fail(hipErrorLaunchFailure);
         }
-        lanes_[i].state = lane_state::exited;
     }
 
-    /// The continuation a finished lane's fiber returns: the next lane, or the end of the block.
-    ctx::fiber exit_lane()
+    /// A lane of a block in fibers has finished: on to the next lane, or the end of the block.
+    [[noreturn]] void exit_lane()
     {
+        state_[current_] = lane_state::exited;
         const unsigned nx = next();
-        if (nx == none) {
-            asan_leave(nullptr, thread_stack_);
-            return std::move(sink_);
+        if (nx == none) finish_block();
+        prefetch_after();
+        enter(nx);
+        asan_leave(nullptr, bounds_[nx]);
+        leave_context<&worker::lane_start>(sp_[nx]);
+    }
+
+    [[noreturn]] void finish_block()
+    {
+        asan_leave(nullptr, thread_stack_);
+        leave_context<&worker::lane_start>(thread_sp_); // the thread: a suspended fiber
+    }
+
+    /// The first time a lane (`me`, at position pos_) blocks: lanes before it have exited, the
+    /// ones after it have not started. Every fiber the block needs is made now, the one place
+    /// where a stack can be missing; the lane that blocked is told by an exception (the block is
+    /// abandoned). The fiber running now becomes me's.
+    __attribute__((noinline)) void to_fibers(unsigned me)
+    {
+        const unsigned at = pos_;
+        try {
+            for (unsigned k = at + 1; k < n_lanes_; ++k) {
+                const unsigned i = order_[k];
+                const fiber_stack s = stacks_.take();
+                sp_[i] = make_context<&worker::lane_start>(s);
+                bounds_[i] = {s.top - s.size, s.size};
+                state_[i] = lane_state::runnable;
+            }
+        } catch (...) {
+            aborted_ = true;
+            throw;
         }
-        lane& target = start(nx);
-        asan_leave(nullptr, target.stack);
-        return std::move(target.fiber);
+        fibers_ += n_lanes_ - at - 1;
+        for (unsigned k = 0; k < at; ++k) state_[order_[k]] = lane_state::exited;
+        state_[me] = lane_state::runnable;
+        in_collective_ = at_barrier_ = at_grid_ = 0;
+        fiber_mode_ = true;
+        bounds_[me] = block_stack_;
+        set_wave(at - at % warp_);
+        pos_ = at + 1;
     }
 
     void enter(unsigned i)
     {
         current_ = i;
-        const uint3 d = hip_cpu_tls.block_dim;
-        hip_cpu_tls.thread_idx = d.x == n_lanes_ ? uint3{i, 0, 0} : uint3{i % d.x, (i / d.x) % d.y, i / (d.x * d.y)};
+        hip_cpu_tls.thread_idx = dim_x_ == n_lanes_ ? uint3{i, 0, 0} : uint3{i % dim_x_, (i / dim_x_) % (dim_xy_ / dim_x_), i / dim_xy_};
     }
 
-    /// Lane i, with a fiber that is ready to be resumed.
-    lane& start(unsigned i)
+    void set_wave(unsigned w)
     {
-        lane& l = lanes_[i];
-        if (!l.started) {
-            l.started = true;
-            ++fibers_;
-            asan_round_trip({}, [&] {
-                l.fiber = ctx::fiber{std::allocator_arg, cached_stack{&stacks_, &l.stack}, [this, i](ctx::fiber&&) {
-                                         asan_arrive(nullptr);
-                                         run_lane(i);
-                                         return exit_lane();
-                                     }};
-            });
-        }
-        return l;
+        wave_ = w;
+        wave_end_ = std::min(w + warp_, n_lanes_);
     }
 
     /// The next lane to run: the runnable lanes of the current wavefront in order; when it is
@@ -520,36 +658,54 @@ private:
     /// barrier opens. `none` once every lane has exited.
     unsigned next()
     {
+        while (pos_ < wave_end_) {
+            const unsigned i = order_[pos_++];
+            if (state_[i] == lane_state::runnable) return i;
+        }
+        return next_wave();
+    }
+
+    /// Fetches the stack top of the lane likely to run after the next one into the cache, while
+    /// the next one runs (with hundreds of lanes, their stacks do not stay in the first-level cache).
+    void prefetch_after() const
+    {
+        if (pos_ < wave_end_) {
+            const char* sp = static_cast<const char*>(sp_[order_[pos_]]);
+            __builtin_prefetch(sp);
+            __builtin_prefetch(sp + 64);
+        }
+    }
+
+    /// next() at the end of a wavefront.
+    __attribute__((noinline)) unsigned next_wave()
+    {
         for (;;) {
-            const unsigned end = std::min(wave_ + warp_, n_lanes_);
-            while (pos_ < end) {
-                const unsigned i = order_[pos_++];
-                if (lanes_[i].state == lane_state::runnable) return i;
-            }
-            if (resolve_collectives(wave_, end)) {
-                pos_ = wave_;
+            if (in_collective_) {
+                // Lanes of later wavefronts have not run since the last barrier, and earlier ones
+                // had their collectives completed: the ones pending are this wavefront's.
+                resolve_collectives(wave_, wave_end_);
                 if (order_mode_ == hipCpuLaneOrderRandom) arrange_wave(wave_);
-                continue;
+            } else if (wave_end_ < n_lanes_) {
+                set_wave(wave_end_);
+            } else {
+                if (at_barrier_ == 0) return none;
+                // Every lane that has not exited waits at a barrier: open it.
+                const bool grid = at_grid_ != 0;
+                at_barrier_ = at_grid_ = 0;
+                lane_state* st = state_.data();
+                for (unsigned i = 0; i < n_lanes_; ++i)
+                    st[i] = st[i] == lane_state::exited ? lane_state::exited : lane_state::runnable;
+                // Every lane of the block is at the grid's barrier: wait there for the other blocks
+                // (each on its own worker: a cooperative launch has no more blocks than workers).
+                if (grid) job_->grid_sync.arrive_and_wait();
+                set_wave(0);
+                if (order_mode_ == hipCpuLaneOrderRandom)
+                    for (unsigned w = 0; w < n_lanes_; w += warp_) arrange_wave(w);
             }
-            wave_ += warp_;
-            if (wave_ < n_lanes_) {
-                pos_ = wave_;
-                continue;
+            for (pos_ = wave_; pos_ < wave_end_;) {
+                const unsigned i = order_[pos_++];
+                if (state_[i] == lane_state::runnable) return i;
             }
-            bool waiting = false, grid = false;
-            for (unsigned i = 0; i < n_lanes_; ++i)
-                if (lanes_[i].state == lane_state::barrier || lanes_[i].state == lane_state::grid_barrier) {
-                    grid |= lanes_[i].state == lane_state::grid_barrier;
-                    lanes_[i].state = lane_state::runnable;
-                    waiting = true;
-                }
-            if (!waiting) return none;
-            // Every lane of the block is at the grid's barrier: wait there for the other blocks
-            // (each on its own worker: a cooperative launch has no more blocks than workers).
-            if (grid) job_->grid_sync.arrive_and_wait();
-            wave_ = pos_ = 0;
-            if (order_mode_ == hipCpuLaneOrderRandom)
-                for (unsigned w = 0; w < n_lanes_; w += warp_) arrange_wave(w);
         }
     }
 
@@ -568,26 +724,24 @@ private:
         }
     }
 
-    /// Completes the collectives pending in wavefront [w0, w1); false if there were none.
-    bool resolve_collectives(unsigned w0, unsigned w1)
+    /// Completes the collectives pending in wavefront [w0, w1).
+    void resolve_collectives(unsigned w0, unsigned w1)
     {
-        bool any = false;
-        for (unsigned i = w0; i < w1; ++i) {
+        for (unsigned i = w0; i < w1 && in_collective_; ++i) {
+            if (state_[i] != lane_state::collective) continue;
             const lane& lead = lanes_[i];
-            if (lead.state != lane_state::collective) continue;
             // The group: lanes of this wavefront waiting at the same call site.
-            uint64_t mask = 0;
+            uint64_t mask = 0, ballot = 0;
             for (unsigned j = i; j < w1; ++j) {
+                if (state_[j] != lane_state::collective) continue;
                 const lane& o = lanes_[j];
-                if (o.state == lane_state::collective && o.line == lead.line && o.column == lead.column &&
-                    o.file == lead.file)
+                if (o.line == lead.line && o.column == lead.column && o.file == lead.file) {
                     mask |= uint64_t(1) << (j - w0);
+                    if (o.value) ballot |= uint64_t(1) << (j - w0);
+                }
             }
-            uint64_t ballot = 0;
-            for (unsigned j = i; j < w1; ++j)
-                if ((mask >> (j - w0) & 1) && lanes_[j].value) ballot |= uint64_t(1) << (j - w0);
-            for (unsigned j = i; j < w1; ++j) {
-                if (!(mask >> (j - w0) & 1)) continue;
+            for (uint64_t m = mask; m; m &= m - 1) {
+                const unsigned j = w0 + unsigned(__builtin_ctzll(m));
                 lane& l = lanes_[j];
                 if (l.op == hip_cpu_ballot) {
                     l.result = ballot;
@@ -596,12 +750,10 @@ private:
                     const bool active = src >= 0 && unsigned(src) < warp_ && (mask >> src & 1);
                     l.result = active ? lanes_[w0 + unsigned(src)].value : l.value;
                 }
+                state_[j] = lane_state::runnable;
+                --in_collective_;
             }
-            for (unsigned j = i; j < w1; ++j)
-                if (mask >> (j - w0) & 1) lanes_[j].state = lane_state::runnable;
-            any = true;
         }
-        return any;
     }
 
     /// The lane a shuffle reads, within the caller's segment of `width` lanes (CUDA's rules).
@@ -628,16 +780,26 @@ private:
 
     stack_cache stacks_;
     std::vector<std::byte> shared_;
-    std::vector<lane> lanes_;
-    std::vector<unsigned> order_; // the running order: position -> lane
+    // per lane
+    std::vector<lane_state> state_;
+    std::vector<void*> sp_;             // its suspended fiber
+    std::vector<stack_bounds> bounds_;  // where its fiber runs
+    std::vector<void*> fake_;           // ASan's fake frames of its fiber while it is switched away from
+    std::vector<lane> lanes_;           // its pending collective
+    std::vector<unsigned> order_;       // the running order: position -> lane
+    unsigned order_lanes_ = 0, order_warp_ = 0; // what order_ was arranged for
+    hipCpuLaneOrder order_arranged_ = hipCpuLaneOrderForward;
     hipCpuLaneOrder order_mode_ = hipCpuLaneOrderForward;
     uint64_t rng_ = 0;
-    ctx::fiber sink_;
+    void (*body_)(void*) = nullptr;
+    void* closure_ = nullptr;
+    void* thread_sp_ = nullptr;               // the worker thread, while it runs a block
     stack_bounds block_stack_, thread_stack_; // the block's first fiber's stack, the worker thread's
     void* thread_fake_ = nullptr;             // ASan's fake frames of the thread while in the block
     launch_job* job_ = nullptr;
-    unsigned n_lanes_ = 0, warp_ = 64, current_ = 0;
-    unsigned wave_ = 0, pos_ = 0; // the scheduler's place: wavefront start, next lane to look at
+    unsigned n_lanes_ = 0, dim_x_ = 0, dim_xy_ = 0, warp_ = 64, current_ = 0;
+    unsigned wave_ = 0, wave_end_ = 0, pos_ = 0; // the scheduler's place: wavefront, next position to look at
+    unsigned in_collective_ = 0, at_barrier_ = 0, at_grid_ = 0; // lanes waiting at each
     unsigned fibers_ = 0;         // created for the current block
     bool aborted_ = false;        // no stack for the block's fibers: the block is abandoned
     bool fiber_mode_ = false;
@@ -670,6 +832,7 @@ public:
         threads_.clear();
         stop_ = false;
         for (unsigned i = 1; i < total; ++i) threads_.emplace_back([this, seen = generation_] { loop(seen); });
+        pin();
     }
 
     void run(launch_job& job)
@@ -691,6 +854,28 @@ public:
     }
 
 private:
+    /// Worker i runs on the i-th CPU this process may use (the launching thread, worker 0, is left
+    /// where it is, and goes to the CPU no worker has): left to the kernel, two workers sometimes
+    /// share a core for a while, and the same launch takes up to three times as long in one
+    /// process as in the next. WAVEBENCH_CPU_PIN=0 leaves them unpinned.
+    void pin()
+    {
+        if (const char* v = std::getenv("WAVEBENCH_CPU_PIN"); v && std::string(v) == "0") return;
+        cpu_set_t allowed;
+        CPU_ZERO(&allowed);
+        if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
+        std::vector<int> cpus;
+        for (int c = 0; c < CPU_SETSIZE; ++c)
+            if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
+        if (cpus.size() < 2) return;
+        for (size_t i = 0; i < threads_.size(); ++i) {
+            cpu_set_t one;
+            CPU_ZERO(&one);
+            CPU_SET(cpus[(i + 1) % cpus.size()], &one);
+            pthread_setaffinity_np(threads_[i].native_handle(), sizeof one, &one);
+        }
+    }
+
     void loop(uint64_t seen)
     {
         for (;;) {
