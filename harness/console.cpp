@@ -147,6 +147,7 @@ nlohmann::ordered_json row_json(const result& r)
             {"fraction_of_ceiling", or_null(r.fraction_of_ceiling)},
             {"speedup_vs_baseline", or_null(r.speedup_vs_baseline)},
             {"model_speedup", or_null(r.model_speedup)},
+            {"model_issue_speedup", or_null(r.model_issue_speedup)},
             {"speedup_vs_library", or_null(r.speedup_vs_library)},
             {"registers", k && k->resources.registers >= 0 ? nlohmann::ordered_json(k->resources.registers) : nullptr},
             {"occupancy", occ ? nlohmann::ordered_json(k->occ->value) : nullptr},
@@ -188,7 +189,7 @@ struct console_table::layout {
     const family* fam = nullptr;
     std::vector<std::string> params;    // the parameters shown as columns
     std::vector<std::string> constants; // those with one value in the table, "name=value"
-    bool ceil = false, base = false, model = false, lib = false;
+    bool ceil = false, base = false, model = false, model_issue = false, lib = false;
     bool limiter = true;                // the occupancy says what limits it
     std::vector<column> columns;        // variant, the parameters, then the figures
 
@@ -244,6 +245,7 @@ console_table::layout::layout(const std::vector<config>& planned, size_t first, 
     const auto it = known.find(fam->metric.ceiling);
     ceil = !fam->metric.ceiling.empty() && it != known.end() && it->second.value > 0;
     model = reference_of(*fam).model != nullptr;
+    model_issue = reference_of(*fam).model_issue != nullptr;
 
     columns.push_back({"variant", variant_w, true, 0});
     std::vector<size_t> values_w; // of each parameter column
@@ -264,6 +266,7 @@ console_table::layout::layout(const std::vector<config>& planned, size_t first, 
     if (ceil) columns.push_back({"%ceil", 5, false, 1});
     if (base) columns.push_back({"x base", 6, false, 1});
     if (model) columns.push_back({"model", 5, false, 1});
+    if (model_issue) columns.push_back({"issue", 5, false, 1});
     if (lib) columns.push_back({"x lib", 5, false, 1});
     columns.push_back({"regs", 4, false, 1});
     columns.push_back({"occupancy", 11, true, 1});
@@ -274,7 +277,8 @@ console_table::layout::layout(const std::vector<config>& planned, size_t first, 
 void console_table::layout::fit(const std::vector<size_t>& values_w)
 {
     // Where the table would be too wide: heads of parameters wider than their values cut at their
-    // first '_' ("block_size": "block"), then the occupancy without its limiter ("48/64").
+    // first '_' ("block_size": "block"), then the second model's column, then the occupancy
+    // without its limiter ("48/64").
     for (size_t i = 0; i < params.size() && width() > console_width; ++i) {
         column& c = columns[1 + i];
         const std::string cut = c.head.substr(0, c.head.find('_', 1));
@@ -284,6 +288,10 @@ void console_table::layout::fit(const std::vector<size_t>& values_w)
             c.head = cut;
             c.width = std::max(values_w[i], width_of(cut));
         }
+    }
+    if (width() > console_width && model_issue) { // then the second model's column (it is in the JSON)
+        columns.erase(std::find_if(columns.begin(), columns.end(), [](const column& c) { return c.head == "issue"; }));
+        model_issue = false;
     }
     if (width() > console_width) {
         limiter = false;
@@ -307,6 +315,7 @@ std::vector<std::string> console_table::layout::cells(const result& r) const
     if (ceil) opt(r.fraction_of_ceiling, [](double f) { return printed("%.0f%%", 100 * f); });
     if (base) opt(r.speedup_vs_baseline, speedup_text);
     if (model) opt(r.model_speedup, speedup_text);
+    if (model_issue) opt(r.model_issue_speedup, speedup_text);
     if (lib) opt(r.speedup_vs_library, speedup_text);
     const auto [regs, occ] = resources_text(r, limiter);
     c.push_back(regs);

@@ -159,7 +159,8 @@ json result_json(const json& r, const checker& c, size_t index)
     for (const auto& [k, v] : params.items())
         out["params"][k] = v.is_primitive() ? v : json(v.dump(-1, ' ', false, json::error_handler_t::replace));
     for (const char* k : {"stage", "error", "skip_reason", "note"}) out[k] = c.text(r, k, where);
-    for (const char* k : {"time_ms", "fraction_of_ceiling", "speedup_vs_baseline", "speedup_vs_library", "model_speedup"})
+    for (const char* k : {"time_ms", "fraction_of_ceiling", "speedup_vs_baseline", "speedup_vs_library", "model_speedup",
+                          "model_issue_speedup"})
         out[k] = c.number(r, k, where);
     const json& noisy = c.field(r, "noisy");
     out["noisy"] = noisy.is_boolean() && noisy.get<bool>();

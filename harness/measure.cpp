@@ -296,6 +296,12 @@ result measure(const std::shared_ptr<platform>& pf, const config& c, group_input
             all.insert(c.tunables.begin(), c.tunables.end());
             r.model_speedup = model(all, r.variant, g.data.front().inputs, unsigned(pf->device().warp_size));
         }
+        if (const auto model_issue = reference_of(fam).model_issue) {
+            param_map all = c.family_params;
+            all.insert(c.tunables.begin(), c.tunables.end());
+            r.model_issue_speedup = model_issue(all, r.variant, g.data.front().inputs,
+                                                unsigned(pf->device().warp_size), pf->device().arch);
+        }
     }
     return r;
 }

@@ -103,6 +103,7 @@ nlohmann::json result_json(const result& r, const std::string& unit, const std::
             {"speedup_vs_baseline", opt(r.speedup_vs_baseline)},
             {"speedup_vs_library", opt(r.speedup_vs_library)},
             {"model_speedup", opt(r.model_speedup)},
+            {"model_issue_speedup", opt(r.model_issue_speedup)},
             {"kernels", kernels}};
 }
 

@@ -69,6 +69,7 @@ struct result {
     double metric_value = 0;
     std::optional<double> fraction_of_ceiling, speedup_vs_baseline, speedup_vs_library;
     std::optional<double> model_speedup; // the family's model's prediction of speedup_vs_baseline
+    std::optional<double> model_issue_speedup; // its second model's (one that needs the device's architecture)
     std::vector<kernel_report> kernels;
     bool noisy = false;      // relative stddev of the kernel time over 2%
 };

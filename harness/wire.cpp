@@ -162,6 +162,7 @@ json to_json(const result& r)
             {"prepare_ms", r.prepare_ms},
             {"metric_value", r.metric_value},
             {"model_speedup", opt(r.model_speedup)},
+            {"model_issue_speedup", opt(r.model_issue_speedup)},
             {"noisy", r.noisy},
             {"kernels", kernels}};
 }
@@ -191,6 +192,7 @@ result result_from(const json& j)
     r.prepare_ms = j.at("prepare_ms");
     r.metric_value = j.at("metric_value");
     r.model_speedup = opt_from(j.at("model_speedup"));
+    r.model_issue_speedup = opt_from(j.at("model_issue_speedup"));
     r.noisy = j.at("noisy");
     for (const auto& k : j.at("kernels")) r.kernels.push_back(kernel_from(k));
     return r;

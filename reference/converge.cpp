@@ -63,7 +63,7 @@ simd_steps count_steps(const uint32_t* bits, uint32_t lanes, uint32_t iterations
 {
     if (width == 0 || width > 64) throw std::invalid_argument("wavefront width must be 1..64");
     simd_steps r;
-    std::vector<uint32_t> next(width);
+    std::vector<uint32_t> next(width), word(width); // word: the direction word each lane holds
     for (uint32_t first = 0; first < lanes; first += width) {
         const unsigned n = unsigned(std::min<uint32_t>(width, lanes - first));
         auto taken = [&](unsigned j, uint32_t i) { return cv::taken(bits, lanes, first + j, i); };
@@ -73,12 +73,13 @@ simd_steps count_steps(const uint32_t* bits, uint32_t lanes, uint32_t iterations
             if (trace && first == 0) trace->push_back(mask);
         };
         std::fill(next.begin(), next.end(), 0u); // each lane's next iteration
+        std::fill(word.begin(), word.end(), ~0u);
         if (s == strategy::baseline) {
             for (uint32_t i = 0; i < iterations; ++i, ++r.loop, ++r.nonbranch) {
                 uint64_t t = 0, f = 0;
                 for (unsigned j = 0; j < n; ++j) (taken(j, i) ? t : f) |= uint64_t(1) << j;
-                if (t) ran(t);
-                if (f) ran(f);
+                if (t) ran(t), ++r.t_runs;
+                if (f) ran(f), ++r.f_runs;
             }
             continue;
         }
@@ -92,12 +93,25 @@ simd_steps count_steps(const uint32_t* bits, uint32_t lanes, uint32_t iterations
                 }
             if (!pending) break;
             ++r.loop;
+            bool load = false; // some pending lane's iteration is in a word it has not loaded
+            for (unsigned j = 0; j < n; ++j)
+                if (pending >> j & 1) {
+                    load = load || next[j] / 32 != word[j];
+                    word[j] = next[j] / 32;
+                }
+            r.load_trips += load;
             const uint64_t f = pending & ~t;
             if (s == strategy::advance) { // a T slot, then an F slot, each with the non-branch code
                 uint64_t do_t = 0, do_f = 0;
+                bool has_next = false, next_load = false; // the taken(i + 1) block, its word load
                 for (unsigned j = 0; j < n; ++j) {
                     if (!(pending >> j & 1)) continue;
                     const bool c0 = t >> j & 1;
+                    if (next[j] + 1 < iterations) {
+                        has_next = true;
+                        next_load = next_load || (next[j] + 1) / 32 != word[j];
+                        word[j] = (next[j] + 1) / 32;
+                    }
                     if (next[j] + 1 < iterations && taken(j, next[j] + 1) != c0) { // modes 1 and 2
                         do_t |= uint64_t(1) << j;
                         do_f |= uint64_t(1) << j;
@@ -107,8 +121,10 @@ simd_steps count_steps(const uint32_t* bits, uint32_t lanes, uint32_t iterations
                         next[j] += 1;
                     }
                 }
-                if (do_t) ran(do_t), ++r.nonbranch;
-                if (do_f) ran(do_f), ++r.nonbranch;
+                r.next_trips += has_next;
+                r.next_load_trips += next_load;
+                if (do_t) ran(do_t), ++r.nonbranch, ++r.t_runs;
+                if (do_f) ran(do_f), ++r.nonbranch, ++r.f_runs;
                 continue;
             }
             bool run_t;
@@ -123,12 +139,31 @@ simd_steps count_steps(const uint32_t* bits, uint32_t lanes, uint32_t iterations
             }
             const uint64_t go = run_t ? t : f;
             ran(go);
+            ++(run_t ? r.t_runs : r.f_runs);
             ++r.nonbranch;
             for (unsigned j = 0; j < n; ++j)
                 if (go >> j & 1) ++next[j];
         }
     }
     return r;
+}
+
+double issued(const simd_steps& st, strategy s, const step_costs& c, int branch_len, int nonbranch_len, int relief)
+{
+    const double loop = double(st.loop), t_runs = double(st.t_runs), f_runs = double(st.f_runs);
+    const int tl = c.t.at(branch_len), fl = c.f.at(branch_len), fin = c.finish.at(nonbranch_len);
+    switch (s) {
+    case strategy::baseline: return loop * (c.head + fin + c.tail) + t_runs * tl + f_runs * fl;
+    case strategy::postpone_majority:
+    case strategy::postpone_roundrobin:
+        return loop * (c.head + c.body + fin + c.finish_extra + c.tail) - (loop - double(st.load_trips)) * c.load -
+               (relief <= 0 ? loop * c.relief_block : 0.0) + t_runs * tl + f_runs * fl;
+    case strategy::advance:
+        return loop * (c.head + 2 * c.slot_test + c.tail) - (loop - double(st.next_trips)) * c.next_block -
+               double(st.next_trips - st.next_load_trips) * c.next_load + t_runs * (c.t_extra + tl + fin) +
+               f_runs * (c.f_extra + fl + fin) + (2 * loop - t_runs - f_runs) * c.slot_skip;
+    }
+    return 0;
 }
 
 std::vector<uint32_t> branch_bits(const std::vector<std::string_view>& lanes)
@@ -175,11 +210,31 @@ std::optional<double> model(const param_map& p, std::string_view variant, const 
     return mine > 0 ? base / mine : 1.0;
 }
 
+/// The overhead-aware model's speedup (issue 16): instructions issued by the baseline over those
+/// issued by the variant, with the per-trip costs counted from the kernels' SASS for `arch`
+/// (reference/converge_costs.h); nullopt when there is no cost table for this device.
+std::optional<double> model_issue(const param_map& p, std::string_view variant, const std::vector<host_buffer>& in,
+                                  unsigned warp_size, std::string_view arch)
+{
+    const auto s = strategy_of(variant);
+    const device_costs* d = costs_for(arch);
+    if (!s || !d || d->width != warp_size) return std::nullopt;
+    if (*s == strategy::baseline) return 1.0;
+    const uint32_t* bits = in[0].as<uint32_t>().data();
+    const int bl = branch_len_of(p), nbl = nonbranch_len_of(p);
+    const int relief = p.count("relief") ? int(get_int(p, "relief")) : 0;
+    const double base = issued(count_steps(bits, lanes_of(p), iterations_of(p), warp_size, strategy::baseline),
+                               strategy::baseline, d->by_strategy[int(strategy::baseline)], bl, nbl);
+    const double mine = issued(count_steps(bits, lanes_of(p), iterations_of(p), warp_size, *s, relief), *s,
+                               d->by_strategy[int(*s)], bl, nbl, relief);
+    return mine > 0 ? base / mine : 1.0;
+}
+
 } // namespace
 
 const family_reference& reference_converge()
 {
-    static const family_reference r{.compute = compute, .model = model};
+    static const family_reference r{.compute = compute, .model = model, .model_issue = model_issue};
     return r;
 }
 

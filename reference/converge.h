@@ -2,6 +2,8 @@
 // wavebench/families/converge.h, shared with the plugins).
 #pragma once
 
+#include "converge_costs.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -34,6 +36,11 @@ struct simd_steps {
     int64_t nonbranch = 0;    // executions of the non-branch code by a wavefront
     int64_t loop = 0;         // trips of the loop, summed over wavefronts
     int64_t active_lanes = 0; // lanes doing useful work, summed over the branch executions
+    // For the overhead-aware model (issued): the facts that decide which code blocks a trip issues.
+    int64_t t_runs = 0, f_runs = 0; // branch executions of path T / F (branch = t_runs + f_runs)
+    int64_t load_trips = 0;         // postpone, advance: trips in which some pending lane needed a new direction word
+    int64_t next_trips = 0;         // advance: trips in which some pending lane had i + 1 < iterations
+    int64_t next_load_trips = 0;    // advance: ... and some such lane's i + 1 is in a word it had not loaded
     /// Instructions issued: each branch execution is branch_len multiply-adds, each non-branch one
     /// nonbranch_len (the strategy's own bookkeeping is not counted).
     double instructions(int branch_len, int nonbranch_len) const
@@ -47,6 +54,12 @@ struct simd_steps {
 /// branch execution, in order.
 simd_steps count_steps(const uint32_t* bits, uint32_t lanes, uint32_t iterations, unsigned width, strategy s,
                        int relief = 0, std::vector<uint64_t>* trace = nullptr);
+
+/// The overhead-aware model (issue 16): instructions issued by the wavefronts, summed over loop
+/// trips, with the per-trip costs `c` of strategy `s`'s kernel (counted from its SASS/ISA) for
+/// these lengths; `relief` as for count_steps (postpone_majority).
+double issued(const simd_steps& steps, strategy s, const step_costs& c, int branch_len, int nonbranch_len,
+              int relief = 0);
 
 /// Bits of a branch matrix given as one string of 'T'/'F' per lane (tests and examples).
 std::vector<uint32_t> branch_bits(const std::vector<std::string_view>& lanes);

@@ -21,6 +21,11 @@ struct family_reference {
     /// lanes.
     std::optional<double> (*model)(const param_map&, std::string_view variant, const std::vector<host_buffer>& inputs,
                                    unsigned warp_size) = nullptr;
+    /// Optional: a second model's prediction, one that needs the device's architecture as the
+    /// harness reports it (wb_device_info.arch, e.g. "sm_90"); nullopt where it has nothing for it.
+    std::optional<double> (*model_issue)(const param_map&, std::string_view variant,
+                                         const std::vector<host_buffer>& inputs, unsigned warp_size,
+                                         std::string_view arch) = nullptr;
 };
 
 /// The reference of a family; throws std::logic_error for a family without one.

@@ -71,6 +71,7 @@ class Cli(unittest.TestCase):
                                                        "branch": "Gelem/s", "vgpr": "Gpixel/s"}[r["family"]])
                 self.assertEqual(r["fraction_of_ceiling"] is not None, r["family"] in ("reduce", "conv"))
                 self.assertEqual(r["model_speedup"] is not None, r["family"] == "converge")
+                self.assertIsNone(r["model_issue_speedup"])  # the cpu platform has no cost table
                 self.assertEqual(r["speedup_vs_baseline"] is not None, r["family"] != "branch")  # pairs, no baseline
                 if r["family"] == "reduce":
                     # Set against the read bandwidth of the smallest probed working set that holds the

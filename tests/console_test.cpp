@@ -46,7 +46,7 @@ wb::result widest(const wb::config& c, bool failed)
     r.wall_ms = r.time_ms;
     r.metric_value = 999999;
     r.fraction_of_ceiling = 99.99;
-    r.speedup_vs_baseline = r.speedup_vs_library = r.model_speedup = 9999;
+    r.speedup_vs_baseline = r.speedup_vs_library = r.model_speedup = r.model_issue_speedup = 9999;
     wb::kernel_report k;
     k.resources.registers = 255;
     k.occ = wb::occupancy{64, 64, "warps per SM", 2, "warps"};
@@ -146,7 +146,7 @@ BOOST_AUTO_TEST_CASE(parameters_that_vary_are_columns_the_others_are_said_once)
     BOOST_CHECK_EQUAL(lines[branch + 1].find("x base"), std::string::npos);
     const size_t converge = line_of(lines, "converge:");
     BOOST_REQUIRE_LT(converge + 1, lines.size());
-    BOOST_CHECK(starts(lines[converge + 1], "variant                  time     ± GFMA/s x base model regs occupancy"));
+    BOOST_CHECK(starts(lines[converge + 1], "variant                  time     ± GFMA/s x base model issue regs occupancy"));
 }
 
 BOOST_AUTO_TEST_CASE(a_table_too_wide_is_split_at_a_benchmark_and_trimmed)
