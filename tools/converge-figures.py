@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Seed 002's two figures as tables from a paper-convergence results JSON: speedup over the plain
 loop against the branch / non-branch instruction ratio, measured and (in brackets) the SIMD-step
-model's prediction. Usage: tools/converge-figures.py RESULTS.json > TABLES.md"""
+model's prediction, then the overhead-aware model's where the results have it.
+Usage: tools/converge-figures.py RESULTS.json > TABLES.md"""
 import json
 import sys
 
@@ -14,19 +15,22 @@ def main():
             continue
         p = r["params"]
         ratio = p["branch_len"] / p["nonbranch_len"] if p["nonbranch_len"] else float("inf")
-        cells[(p["pattern"], p["p"], r["variant"], ratio)] = (r["speedup_vs_baseline"], r["model_speedup"])
+        cells[(p["pattern"], p["p"], r["variant"], ratio)] = (r["speedup_vs_baseline"], r["model_speedup"],
+                                                             r.get("model_issue_speedup"))
     ratios = sorted({k[3] for k in cells})
 
     def cell(key):
         if key not in cells:
             return "-"
-        measured, model = cells[key]
-        return f"{measured:.2f} ({model:.2f})"
+        measured, model, issue = cells[key]
+        return f"{measured:.2f} ({model:.2f}" + (f" / {issue:.2f})" if issue is not None else ")")
 
     def fmt(x):
         return f"{x:g}"
 
-    print(f"Measured speedup over `baseline` (model in brackets), {doc['device']['name']}, "
+    both = any(c[2] is not None for c in cells.values())
+    models = "SIMD-step / overhead-aware model" if both else "model"
+    print(f"Measured speedup over `baseline` ({models} in brackets), {doc['device']['name']}, "
           f"wavebench {doc['tool_version']}, {doc['started'][:10]}.\n")
     print("Fig. 4, loop postpone, random directions (p = 0.5):\n")
     print("| branch / non-branch | postpone_majority | postpone_roundrobin |")

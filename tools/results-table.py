@@ -49,10 +49,12 @@ def baseline_of(rows):
 
 def speedup(best, base, r):
     """Against the baseline's fastest configuration of the same problem, across the suite's benchmarks;
-    with the family's model's prediction in brackets where it has one."""
+    with the family's models' predictions in brackets where it has them (converge: the SIMD-step
+    model, then the overhead-aware one)."""
     if base not in best:
         return "-"
-    model = f" ({r['model_speedup']:.2f})" if r.get("model_speedup") is not None else ""
+    models = [f"{r[k]:.2f}" for k in ("model_speedup", "model_issue_speedup") if r.get(k) is not None]
+    model = f" ({' / '.join(models)})" if models else ""
     return f"{best[base]['time_ms'] / r['time_ms']:.2f}{model}"
 
 
@@ -134,7 +136,7 @@ def main():
             continue
         modelled = any(r.get("model_speedup") is not None for g in fam for r in g[2])
         print(f"\n## {family}: each variant's fastest configuration, time relative to the baseline's (x faster)"
-              + (", the model's prediction in brackets" if modelled else "") + "\n")
+              + (", the models' predictions in brackets (SIMD-step / overhead-aware)" if modelled else "") + "\n")
         print("| problem | " + " | ".join(variants) + " |")
         print("|---|" + "---|" * len(variants))
         for _, shared, rows in fam:
