@@ -183,7 +183,8 @@ int main(int argc, char** argv)
 
     std::string probe_out;
     int probe_mib = 0;
-    auto* probe = app.add_subcommand("probe", "Measure the machine's ceilings (memory bandwidth; the reference's speed)");
+    auto* probe = app.add_subcommand("probe", "Measure the machine's ceilings (memory bandwidth; the reference's speed); on cpu also "
+                                      "the runtime's costs per lane (a lane, a barrier, a shuffle) in five processes");
     add_platform_options(probe, po);
     probe->add_option("--out", probe_out, "also write the measurements to this JSON file")->check(a_path);
     probe->add_option("--mib", probe_mib, "memory to stream over, in MiB (default 256 on cpu, 1024 on GPUs)")

@@ -13,6 +13,8 @@
 
 namespace wb {
 
+struct platform_options;
+
 struct probe_report {
     ceilings values;
     nlohmann::json details;           // every measurement, for the probe's JSON
@@ -24,6 +26,18 @@ struct probe_report {
 /// reference against the scalar oracle. On GPUs: a read-only kernel (its sum checked), a
 /// device-to-device copy and the int32 multiply-add rate.
 probe_report probe(const std::shared_ptr<platform>& p, size_t bytes);
+
+/// What the platform's runtime costs per lane, measured in this process (the cpu platform's
+/// scheduler: a lane without barriers, a barrier at work-groups of 64 to 1024, a wavefront
+/// shuffle), in core nanoseconds per lane from the process's CPU time; each kernel's result is
+/// checked. A JSON object of name -> value.
+nlohmann::json measure_lane_costs(const std::shared_ptr<platform>& p);
+
+/// measure_lane_costs in `processes` fresh worker processes, one after another (the costs of
+/// one process differ from the next's: stacks, pages, thread placement): per cost, the median,
+/// min, max and spread (max / min), and a line each for a person in `summary`.
+nlohmann::json lane_costs_over_processes(const platform_options& po, int processes,
+                                         std::vector<std::string>& summary);
 
 /// Where the ceilings of this platform and device are cached.
 std::filesystem::path ceiling_cache_path(const platform& p);

@@ -14,7 +14,13 @@ int probe_command(const platform_options& po, const std::string& out, int mib)
     if (!out.empty()) check_output(out, "--out", {});
     auto p = open_platform(po);
     std::cout << "probing " << device_line(*p) << "\n\n";
-    const probe_report r = probe(p, size_t(mib) << 20);
+    probe_report r = probe(p, size_t(mib) << 20);
+    if (p->kind() == platform_kind::cpu) {
+        // The runtime's own costs, in five fresh processes: they are not ceilings (nothing is
+        // divided by them), and `run` does not measure them.
+        r.summary.emplace_back("");
+        r.details["lane_costs"] = lane_costs_over_processes(po, 5, r.summary);
+    }
     for (const auto& line : r.summary) std::cout << "  " << line << "\n";
     std::cout << "\n";
     cache_ceilings(*p, r, std::cout);

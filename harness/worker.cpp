@@ -4,6 +4,7 @@
 #include "harness/files.h"
 #include "harness/interrupt.h"
 #include "harness/measure.h"
+#include "harness/probe.h"
 #include "harness/report.h"
 #include "harness/wire.h"
 
@@ -104,17 +105,25 @@ int worker_command(const platform_options& po)
             answer({{"plugins", plugins}, {"rejected", rejections_json(reg.rejections())}});
             continue;
         }
-        const json& m = request.at("measure");
-        const auto started = std::chrono::steady_clock::now();
-        if (!exec) {
+        if (!pf) {
             try {
                 pf = open_platform(po);
             } catch (const std::exception& e) {
                 answer({{"fatal", std::string("the worker cannot start the platform: ") + e.what()}});
                 return 1;
             }
-            exec = std::make_unique<local_executor>(pf);
         }
+        if (request.contains("lane_costs")) { // `wavebench probe` on cpu
+            try {
+                answer({{"lane_costs", measure_lane_costs(pf)}});
+            } catch (const std::exception& e) {
+                answer({{"fatal", std::string("measuring the runtime's costs: ") + e.what()}});
+            }
+            continue;
+        }
+        const json& m = request.at("measure");
+        const auto started = std::chrono::steady_clock::now();
+        if (!exec) exec = std::make_unique<local_executor>(pf);
         config c;
         const std::string name = m.at("plugin");
         for (const auto& p : reg.plugins())

@@ -13,8 +13,8 @@ BUILD, SOURCE = sys.argv[1], sys.argv[2]
 WB = os.path.join(BUILD, "bin", "wavebench")
 
 
-def wb(*args, cwd=None):
-    env = dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache"))
+def wb(*args, cwd=None, cache=None):
+    env = dict(os.environ, WAVEBENCH_CACHE_DIR=cache or os.path.join(BUILD, "test-cache"))
     return subprocess.run([WB, *args], capture_output=True, text=True, errors="strict", cwd=cwd or SOURCE, env=env,
                           timeout=600)
 
@@ -40,6 +40,26 @@ def schema_fields():
 
 
 class Cli(unittest.TestCase):
+    def test_probe_on_cpu_shows_the_runtime_costs_over_five_processes(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "probe.json")
+            # Its own cache: a 16 MiB probe has fewer working-set levels than the other tests expect.
+            p = wb("probe", "--platform", "cpu", "--mib", "16", "--out", out, cache=d)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            costs = load(out)["details"]["lane_costs"]
+            names = ["lane_ns", "shuffle_ns"] + [f"barrier_ns@{b}" for b in (64, 128, 256, 512, 1024)]
+            for name in names:
+                c = costs[name]
+                self.assertEqual(len(c["per_process"]), 5, name)
+                self.assertTrue(0 < c["min"] <= c["median"] <= c["max"], (name, c))
+                self.assertEqual(c["min"], min(c["per_process"]))
+                self.assertEqual(c["max"], max(c["per_process"]))
+                self.assertAlmostEqual(c["spread"], c["max"] / c["min"], places=9)
+                self.assertEqual(c["median"], sorted(c["per_process"])[2], name)
+            for line in ["a lane, no barriers", "a barrier, work-group 64", "a barrier, work-group 1024",
+                         "a wavefront shuffle"]:
+                self.assertRegex(p.stdout, re.escape(line) + r" +[0-9.]+ ns +spread [0-9.]+x over 5 processes")
+
     def test_quick_suite_runs_verified_and_writes_the_documented_json(self):
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, "r.json")

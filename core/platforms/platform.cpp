@@ -50,6 +50,35 @@ __global__ void probe_imad_kernel(int* out, unsigned iterations, int a, int b)
     out[size_t(blockIdx.x) * blockDim.x + threadIdx.x] = s;
 }
 
+// What the runtime costs per lane (the cpu platform's probe): a lane without barriers, a
+// barrier, a wavefront shuffle.
+__global__ void lanes_map_kernel(const int* in, int* out)
+{
+    const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    out[i] = in[i] * 3 + 1;
+}
+
+__global__ void lanes_barriers_kernel(const int* in, int* out)
+{
+    __shared__ int s[1024];
+    const unsigned t = threadIdx.x;
+    s[t] = in[size_t(blockIdx.x) * blockDim.x + t];
+    __syncthreads();
+    for (unsigned k = blockDim.x / 2; k > 0; k >>= 1) {
+        if (t < k) s[t] += s[t + k];
+        __syncthreads();
+    }
+    if (t == 0) out[blockIdx.x] = s[0];
+}
+
+__global__ void lanes_shuffles_kernel(const int* in, int* out)
+{
+    const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    int v = in[i];
+    for (int k = warpSize / 2; k > 0; k >>= 1) v += __shfl_down(v, k, warpSize);
+    if (i % warpSize == 0) out[i / warpSize] = v;
+}
+
 thread_local std::string tl_message;
 
 template <class F> wb_err guarded(F&& f) noexcept
@@ -237,6 +266,26 @@ wb_err probe_imad(int32_t* out, uint32_t blocks, uint32_t threads, uint32_t iter
     });
 }
 
+wb_err probe_lanes(int32_t kind, const int32_t* in, int32_t* out, uint64_t n, uint32_t threads, void* stream)
+{
+    return guarded([&] {
+        if (threads == 0 || threads > 1024 || n % threads || n / threads > 0x7fffffffu)
+            throw std::runtime_error("probe_lanes: n must be a multiple of threads (1..1024)");
+        const dim3 grid(unsigned(n / threads)), block(threads);
+        switch (kind) {
+        case WB_LANES_MAP: hipLaunchKernelGGL(lanes_map_kernel, grid, block, 0, hipStream_t(stream), in, out); break;
+        case WB_LANES_BARRIERS:
+            hipLaunchKernelGGL(lanes_barriers_kernel, grid, block, 0, hipStream_t(stream), in, out);
+            break;
+        case WB_LANES_SHUFFLES:
+            hipLaunchKernelGGL(lanes_shuffles_kernel, grid, block, 0, hipStream_t(stream), in, out);
+            break;
+        default: throw std::runtime_error("probe_lanes: no kernel " + std::to_string(kind));
+        }
+        HIP_CHECK(hipGetLastError());
+    });
+}
+
 const wb_platform table = {sizeof(wb_platform),
                            WB_PLATFORM_ABI_VERSION,
                            WB_PLATFORM_NAME,
@@ -256,7 +305,8 @@ const wb_platform table = {sizeof(wb_platform),
                            kernel_resources,
                            copy_async,
                            probe_read,
-                           probe_imad};
+                           probe_imad,
+                           probe_lanes};
 
 } // namespace
 

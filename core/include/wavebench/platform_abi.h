@@ -6,7 +6,8 @@
 #include <stdint.h>
 
 // 3: init returns a WB_PLATFORM_* status beside its message: a missing device is a code, not a wording.
-#define WB_PLATFORM_ABI_VERSION 3u
+// 4: probe_lanes, the runtime's own costs per lane.
+#define WB_PLATFORM_ABI_VERSION 4u
 #define WB_PLATFORM_ENTRY "wavebench_platform"
 
 #ifdef __cplusplus
@@ -84,7 +85,15 @@ typedef struct wb_platform {
                          void* stream);
     wb_err (*probe_imad)(int32_t* out, uint32_t blocks, uint32_t threads, uint32_t iterations, int32_t a, int32_t b,
                          void* stream);
+    /// What the runtime costs per lane, over n int32 in `in` (n a multiple of `threads`, which is
+    /// at most 1024 and a multiple of the wavefront): WB_LANES_MAP writes out[i] = 3 in[i] + 1
+    /// (no barrier); WB_LANES_BARRIERS sums each block in shared memory, a tree with
+    /// log2(threads) + 1 barriers, into out[block]; WB_LANES_SHUFFLES sums each wavefront with
+    /// log2(warp) shuffles into out[i / warp].
+    wb_err (*probe_lanes)(int32_t kind, const int32_t* in, int32_t* out, uint64_t n, uint32_t threads, void* stream);
 } wb_platform;
+
+enum { WB_LANES_MAP = 0, WB_LANES_BARRIERS = 1, WB_LANES_SHUFFLES = 2 };
 
 typedef const wb_platform* (*wb_platform_entry)(uint32_t host_abi_version);
 

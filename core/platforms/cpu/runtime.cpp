@@ -125,13 +125,15 @@ struct fiber_stack {
     size_t size;
 };
 
-/// Stacks with a guard page below them (an overflow faults instead of overwriting a neighbour).
-/// Each costs two memory mappings; see max_workers(). A block takes them in order from the first
-/// (take()), and gives them all back when it ends (reset()): a lane gets the same stack block
-/// after block, which stays in the caches. The top of each stack is offset by a different number
-/// of cache lines within an extra page ("colouring"): with page-aligned tops, the hot frames of
-/// every lane would fall in the same few cache sets, and a 1024-lane block would miss on every
-/// switch.
+/// Fiber stacks, side by side in 2 MiB-aligned chunks that the kernel may back with huge pages
+/// (madvise): a block's lanes switch from stack to stack hundreds of times per barrier, and with
+/// a 4 KiB page per stack their tops alone overflow the TLB (measured: a quarter of a barrier's
+/// cost at block 256). No guard pages, which would split the huge pages: the lowest 64 bytes of
+/// each stack hold a canary, checked when the block ends (intact()). A block takes stacks in order
+/// from the first (take()) and gives them all back when it ends (reset()): a lane gets the same
+/// stack block after block, which stays in the caches. The top of each stack is offset by a
+/// different number of cache lines within an extra page ("colouring"): with aligned tops, the hot
+/// frames of every lane would fall in the same few cache sets.
 class stack_cache {
 public:
     explicit stack_cache(size_t bytes) : size_((bytes + page - 1) & ~(page - 1)) {}
@@ -139,21 +141,11 @@ public:
     stack_cache& operator=(const stack_cache&) = delete;
     ~stack_cache()
     {
-        for (const fiber_stack& s : stacks_) munmap(base(s), size_ + 2 * page);
+        for (const auto& [base, bytes] : chunks_) munmap(base, bytes);
     }
     fiber_stack take()
     {
-        if (used_ == stacks_.size()) {
-            const size_t bytes = size_ + 2 * page; // guard page, colouring page, the stack
-            void* b = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-            if (b == MAP_FAILED) throw out_of_stacks();
-            if (mprotect(b, page, PROT_NONE) != 0) {
-                munmap(b, bytes);
-                throw out_of_stacks();
-            }
-            const size_t colour = (stacks_.size() * 7 % (page / 64)) * 64;
-            stacks_.push_back({static_cast<char*>(b) + bytes - colour, size_ + page - colour});
-        }
+        if (used_ == stacks_.size()) grow();
         return stacks_[used_++];
     }
     /// Every stack is free again.
@@ -166,13 +158,44 @@ public:
 #endif
         used_ = 0;
     }
+    /// False when a stack used since the last reset() has been written below its end.
+    bool intact() const noexcept
+    {
+        for (size_t k = 0; k < used_; ++k)
+            if (*reinterpret_cast<const uint64_t*>(stacks_[k].top - stacks_[k].size - canary_bytes) != canary) return false;
+        return true;
+    }
+    size_t stack_bytes() const { return size_; }
 
 private:
-    static constexpr size_t page = 4096;
-    static char* base(const fiber_stack& s) { return s.top - s.size - page; }
+    static constexpr size_t page = 4096, huge = size_t(2) << 20, canary_bytes = 64;
+    static constexpr uint64_t canary = 0x57415645424e4348ull; // "WAVEBNCH"
+
+    void grow()
+    {
+        const size_t stride = size_ + page; // the stack and its colouring page
+        const size_t bytes = (std::max(stride, huge) + huge - 1) & ~(huge - 1);
+        // Over-allocate by a chunk, keep the 2 MiB-aligned part, give back the rest.
+        void* raw = mmap(nullptr, bytes + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (raw == MAP_FAILED) throw out_of_stacks();
+        char* const r = static_cast<char*>(raw);
+        char* const b = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(r) + huge - 1) & ~uintptr_t(huge - 1));
+        if (b > r) munmap(r, size_t(b - r));
+        if (b + bytes < r + bytes + huge) munmap(b + bytes, size_t(r + bytes + huge - (b + bytes)));
+        madvise(b, bytes, MADV_HUGEPAGE); // a request: where it is refused, 4 KiB pages serve
+        chunks_.emplace_back(b, bytes);
+        for (size_t j = 0; j < bytes / stride; ++j) {
+            char* const base = b + j * stride;
+            const size_t colour = (stacks_.size() * 7 % (page / 64)) * 64;
+            *reinterpret_cast<uint64_t*>(base) = canary;
+            stacks_.push_back({base + stride - colour, stride - colour - canary_bytes});
+        }
+    }
+
     size_t size_;
     size_t used_ = 0;
     std::vector<fiber_stack> stacks_;
+    std::vector<std::pair<char*, size_t>> chunks_;
 };
 
 // ---- context switches -------------------------------------------------------------------------------
@@ -306,18 +329,8 @@ template <fiber_entry> [[noreturn]] inline void leave_context(void* to)
 #define WAVEBENCH_FCONTEXT 1
 #endif
 
-/// Workers by default: one per hardware thread, but no more than the memory-mapping limit allows
-/// when every worker runs 1024-lane blocks in fibers (two mappings per stack).
-unsigned max_workers()
-{
-    unsigned long maps = 65530;
-    if (FILE* f = std::fopen("/proc/sys/vm/max_map_count", "r")) {
-        if (std::fscanf(f, "%lu", &maps) != 1) maps = 65530;
-        std::fclose(f);
-    }
-    const unsigned fit = unsigned(std::max(1ul, maps * 3 / 4 / (2 * 1024 + 16)));
-    return std::min(std::max(1u, std::thread::hardware_concurrency()), fit);
-}
+/// Workers by default: one per hardware thread.
+unsigned max_workers() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 std::atomic<unsigned long long> g_fibers_created{0};
 
@@ -416,7 +429,7 @@ private:
 
 struct launch_job {
     dim3 grid, block;
-    void (*body)(void*);
+    unsigned (*body)(void*, unsigned);
     void* closure;
     uint64_t n_blocks;
     bool cooperative = false;
@@ -468,6 +481,15 @@ public:
             } catch (...) {
                 job.fail(hipErrorLaunchFailure);
             }
+            if (!stacks_.intact()) [[unlikely]] {
+                // A lane wrote below its stack, into a neighbour's: this process's memory cannot
+                // be trusted any more (the harness runs plugins in worker processes for this).
+                std::fprintf(stderr,
+                             "wavebench cpu runtime: a lane of block %llu overflowed its %zu KiB fiber stack; "
+                             "set WAVEBENCH_CPU_STACK_KB to more\n",
+                             static_cast<unsigned long long>(b), stacks_.stack_bytes() / 1024);
+                std::abort();
+            }
             if (job.cooperative) job.grid_sync.drop();
             job_ = nullptr;
         }
@@ -477,9 +499,9 @@ public:
     /// run, and return once this lane can go on.
     void block_lane(lane_state why)
     {
-        const unsigned me = current_;
         if (!fiber_mode_) [[unlikely]]
-            to_fibers(me);
+            to_fibers();
+        const unsigned me = current_;
         state_[me] = why;
         if (why == lane_state::collective)
             ++in_collective_;
@@ -487,7 +509,6 @@ public:
             ++at_barrier_, at_grid_ += why == lane_state::grid_barrier;
         const unsigned nx = next();
         if (nx != me) {
-            prefetch_after();
             enter(nx);
             asan_leave(&fake_[me], bounds_[nx]);
             switch_context<&worker::lane_start>(&sp_[me], sp_[nx]);
@@ -496,7 +517,12 @@ public:
         // whoever switched back to this lane has entered it
     }
 
-    lane& current() { return lanes_[current_]; }
+    /// The lane running now (in the block's first fiber, the lane of threadIdx).
+    lane& current()
+    {
+        if (!fiber_mode_) current_ = lane_index(hip_cpu_tls.thread_idx);
+        return lanes_[current_];
+    }
     bool cooperative() const { return job_ && job_->cooperative; }
     void* dynamic_shared() { return align64(shared_.data()); }
 
@@ -513,6 +539,7 @@ private:
         hip_cpu_tls.block_dim = {d.x, d.y, d.z};
         hip_cpu_tls.grid_dim = {g.x, g.y, g.z};
         hip_cpu_tls.dynamic_shared = align64(shared_.data());
+        hip_cpu_tls.stop = 0;
         n_lanes_ = d.x * d.y * d.z;
         dim_x_ = d.x;
         dim_xy_ = d.x * d.y;
@@ -563,12 +590,27 @@ private:
 
     [[noreturn]] void run_in_turn()
     {
-        for (pos_ = 0; pos_ < n_lanes_; ++pos_) {
-            run_lane(order_[pos_]);
+        // In forward order position k runs lane k, and the lanes run in one call of the body
+        // (the kernel inlined in a loop) until one blocks; in the other orders, one call a lane.
+        const bool batch = order_mode_ == hipCpuLaneOrderForward;
+        for (pos_ = 0; pos_ < n_lanes_;) {
+            const unsigned first = pos_;
+            enter(order_[first]);
+            unsigned ran = 1;
+            try {
+                ran = body_(closure_, batch ? n_lanes_ - first : 1);
+            } catch (const out_of_stacks&) {
+                job_->fail(hipErrorLaunchOutOfResources);
+                ran = batch ? lane_index(hip_cpu_tls.thread_idx) - first + 1 : 1;
+            } catch (...) {
+                job_->fail(hipErrorLaunchFailure);
+                ran = batch ? lane_index(hip_cpu_tls.thread_idx) - first + 1 : 1;
+            }
             if (fiber_mode_ | aborted_) [[unlikely]] {
                 if (aborted_) break;
                 exit_lane(); // it blocked once, and is done now
             }
+            pos_ = first + ran;
         }
         finish_block();
     }
@@ -586,7 +628,7 @@ private:
     {
         enter(i);
         try {
-            body_(closure_);
+            body_(closure_, 1);
         } catch (const out_of_stacks&) {
             job_->fail(hipErrorLaunchOutOfResources);
         } catch (...) {
@@ -600,7 +642,6 @@ private:
         state_[current_] = lane_state::exited;
         const unsigned nx = next();
         if (nx == none) finish_block();
-        prefetch_after();
         enter(nx);
         asan_leave(nullptr, bounds_[nx]);
         leave_context<&worker::lane_start>(sp_[nx]);
@@ -615,10 +656,15 @@ private:
     /// The first time a lane (`me`, at position pos_) blocks: lanes before it have exited, the
     /// ones after it have not started. Every fiber the block needs is made now, the one place
     /// where a stack can be missing; the lane that blocked is told by an exception (the block is
-    /// abandoned). The fiber running now becomes me's.
-    __attribute__((noinline)) void to_fibers(unsigned me)
+    /// abandoned). The fiber running now becomes me's, and the run of lanes it was in ends with
+    /// this lane (hip_cpu_tls.stop).
+    __attribute__((noinline)) void to_fibers()
     {
+        // A run of lanes in forward order keeps neither current_ nor pos_: threadIdx says where it is.
+        const unsigned me = current_ = lane_index(hip_cpu_tls.thread_idx);
+        if (order_mode_ == hipCpuLaneOrderForward) pos_ = me;
         const unsigned at = pos_;
+        hip_cpu_tls.stop = 1;
         try {
             for (unsigned k = at + 1; k < n_lanes_; ++k) {
                 const unsigned i = order_[k];
@@ -640,6 +686,8 @@ private:
         set_wave(at - at % warp_);
         pos_ = at + 1;
     }
+
+    unsigned lane_index(const uint3& t) const { return t.x + dim_x_ * t.y + dim_xy_ * t.z; }
 
     void enter(unsigned i)
     {
@@ -663,17 +711,6 @@ private:
             if (state_[i] == lane_state::runnable) return i;
         }
         return next_wave();
-    }
-
-    /// Fetches the stack top of the lane likely to run after the next one into the cache, while
-    /// the next one runs (with hundreds of lanes, their stacks do not stay in the first-level cache).
-    void prefetch_after() const
-    {
-        if (pos_ < wave_end_) {
-            const char* sp = static_cast<const char*>(sp_[order_[pos_]]);
-            __builtin_prefetch(sp);
-            __builtin_prefetch(sp + 64);
-        }
     }
 
     /// next() at the end of a wavefront.
@@ -791,7 +828,7 @@ private:
     hipCpuLaneOrder order_arranged_ = hipCpuLaneOrderForward;
     hipCpuLaneOrder order_mode_ = hipCpuLaneOrderForward;
     uint64_t rng_ = 0;
-    void (*body_)(void*) = nullptr;
+    unsigned (*body_)(void*, unsigned) = nullptr;
     void* closure_ = nullptr;
     void* thread_sp_ = nullptr;               // the worker thread, while it runs a block
     stack_bounds block_stack_, thread_stack_; // the block's first fiber's stack, the worker thread's
@@ -1285,7 +1322,7 @@ hipError_t hipCpuFibersCreated(unsigned long long* count)
 }
 
 hipError_t hip_cpu_launch(dim3 grid, dim3 block, size_t shared_bytes, hipStream_t, unsigned flags,
-                          void (*body)(void*), void* closure)
+                          unsigned (*body)(void*, unsigned), void* closure)
 {
     const uint64_t threads = uint64_t(block.x) * block.y * block.z;
     if (grid.x == 0 || grid.y == 0 || grid.z == 0 || threads == 0 || threads > max_block_threads ||

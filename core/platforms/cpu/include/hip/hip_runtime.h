@@ -79,6 +79,7 @@ struct hip_cpu_tls_t {
     uint3 block_dim;
     uint3 grid_dim;
     void* dynamic_shared;
+    unsigned stop; // set by the runtime: a run of lanes (hip_cpu_launch_kernel's body) ends after this lane
 };
 extern "C" __thread hip_cpu_tls_t hip_cpu_tls __attribute__((tls_model("initial-exec")));
 extern "C" int hip_cpu_warp_size;
@@ -152,8 +153,11 @@ hipError_t hipCpuGetLaneOrder(hipCpuLaneOrder* order, unsigned long long* seed);
 
 // Internal entry points of the inline functions below.
 enum { hip_cpu_launch_cooperative = 1 };
+/// `body(closure, count)` runs up to `count` lanes, the first being threadIdx, the next ones in
+/// order (x fastest); it returns after the last one or after one that set hip_cpu_tls.stop, and
+/// says how many ran.
 hipError_t hip_cpu_launch(dim3 grid, dim3 block, size_t shared_bytes, hipStream_t stream, unsigned flags,
-                          void (*body)(void*), void* closure);
+                          unsigned (*body)(void*, unsigned), void* closure);
 /// Records `e` as the last error and returns it.
 hipError_t hip_cpu_fail(hipError_t e);
 /// This thread's dynamic shared memory (the same buffer for every block the thread runs).
@@ -177,13 +181,28 @@ struct hip_cpu_launch_config {
 };
 
 /// Runs `lane()` once per lane of the grid. The launch returns only when every block has run, so
-/// whatever the closure refers to outlives it. Errors: hipGetLastError.
+/// whatever the closure refers to outlives it. Errors: hipGetLastError. The lanes of a block run
+/// one after another in a loop here, with the kernel inlined into it (a call per lane costs as
+/// much as a small kernel), until one of them reaches a barrier or a collective.
 template <class F>
 inline hipError_t hip_cpu_launch_kernel(const hip_cpu_launch_config& c, F&& lane, unsigned flags = 0)
 {
     using closure_t = std::remove_reference_t<F>;
-    return hip_cpu_launch(c.grid, c.block, c.shared_bytes, c.stream, flags,
-                         [](void* f) { (*static_cast<closure_t*>(f))(); }, &lane);
+    return hip_cpu_launch(
+        c.grid, c.block, c.shared_bytes, c.stream, flags,
+        [](void* f, unsigned count) -> unsigned {
+            closure_t& run = *static_cast<closure_t*>(f);
+            uint3& t = hip_cpu_tls.thread_idx;
+            for (unsigned k = 1;; ++k) {
+                run();
+                if (k == count || hip_cpu_tls.stop) return k;
+                if (++t.x == hip_cpu_tls.block_dim.x) {
+                    t.x = 0;
+                    if (++t.y == hip_cpu_tls.block_dim.y) t.y = 0, ++t.z;
+                }
+            }
+        },
+        &lane);
 }
 
 // HIP's launch macro, as ROCm's: the kernel is called with the arguments as written, so a kernel
