@@ -293,12 +293,18 @@ template <fiber_entry F> inline void switch_context(void** save, void* to)
         wavebench_cpu_switch(save, to);
 }
 
-template <fiber_entry F> [[noreturn]] inline void leave_context(void* to)
+template <fiber_entry F> [[noreturn]] __attribute__((always_inline)) inline void leave_context(void* to)
 {
+    // A jump, not a call: the fiber that goes on next finds the return-address predictor as the
+    // finished fiber left it, with no return address of this switch on top.
     const uintptr_t t = reinterpret_cast<uintptr_t>(to);
-    if (t & 1) [[unlikely]]
-        wavebench_cpu_leave_new(reinterpret_cast<void*>(t - 1), F);
-    wavebench_cpu_leave(to);
+    if (t & 1) {
+        const fiber_entry f = F;
+        asm volatile("jmp wavebench_cpu_leave_new" : : "D"(t - 1), "S"(f) : "memory");
+    } else {
+        asm volatile("jmp wavebench_cpu_leave" : : "D"(to) : "memory");
+    }
+    __builtin_unreachable();
 }
 #else
 namespace fc = boost::context::detail;
@@ -456,7 +462,7 @@ struct lane {
     uint64_t value = 0;
     uint64_t result = 0;
     const char* file = nullptr;
-    unsigned line = 0, column = 0;
+    uint64_t line_column = 0; // the call site: line << 32 | column
 };
 
 class worker;
@@ -620,24 +626,36 @@ private:
     {
         worker* w = tl_worker;
         asan_arrive(nullptr);
-        w->run_lane(w->current_);
-        w->exit_lane();
+        w->run_lane();
     }
 
-    void run_lane(unsigned i)
+    /// A lane's fiber (the lane has been entered). The lane's body, and once it has returned the
+    /// switch to the next lane (end_lane), are called from the same call instruction, and that
+    /// switch ends in a jump: the lane resumed next, suspended in frames like these, returns
+    /// through them with the return-address predictor holding the addresses it returns to. (With a
+    /// call of its own from elsewhere, each of those returns was mispredicted.)
+    [[noreturn]] __attribute__((noinline)) void run_lane()
     {
-        enter(i);
-        try {
-            body_(closure_, 1);
-        } catch (const out_of_stacks&) {
-            job_->fail(hipErrorLaunchOutOfResources);
-        } catch (...) {
-            job_->fail(hipErrorLaunchFailure);
+        unsigned (*fn)(void*, unsigned) = body_;
+        void* arg = closure_;
+        for (;;) {
+            asm volatile("" : "+r"(fn), "+r"(arg)); // one call site for both
+            try {
+                fn(arg, 1);
+            } catch (const out_of_stacks&) {
+                job_->fail(hipErrorLaunchOutOfResources);
+            } catch (...) {
+                job_->fail(hipErrorLaunchFailure);
+            }
+            fn = &worker::end_lane;
+            arg = this;
         }
     }
 
+    static unsigned end_lane(void* w, unsigned) { static_cast<worker*>(w)->exit_lane(); }
+
     /// A lane of a block in fibers has finished: on to the next lane, or the end of the block.
-    [[noreturn]] void exit_lane()
+    [[noreturn]] __attribute__((always_inline)) void exit_lane()
     {
         state_[current_] = lane_state::exited;
         const unsigned nx = next();
@@ -687,6 +705,10 @@ private:
         pos_ = at + 1;
     }
 
+    /// The lane at position k of the running order. In forward order, k itself: one load less on
+    /// the path from one lane to the next, which is a chain of dependent loads.
+    unsigned lane_at(unsigned k) const { return order_mode_ == hipCpuLaneOrderForward ? k : order_[k]; }
+
     unsigned lane_index(const uint3& t) const { return t.x + dim_x_ * t.y + dim_xy_ * t.z; }
 
     void enter(unsigned i)
@@ -707,7 +729,7 @@ private:
     unsigned next()
     {
         while (pos_ < wave_end_) {
-            const unsigned i = order_[pos_++];
+            const unsigned i = lane_at(pos_++);
             if (state_[i] == lane_state::runnable) return i;
         }
         return next_wave();
@@ -740,7 +762,7 @@ private:
                     for (unsigned w = 0; w < n_lanes_; w += warp_) arrange_wave(w);
             }
             for (pos_ = wave_; pos_ < wave_end_;) {
-                const unsigned i = order_[pos_++];
+                const unsigned i = lane_at(pos_++);
                 if (state_[i] == lane_state::runnable) return i;
             }
         }
@@ -764,31 +786,36 @@ private:
     /// Completes the collectives pending in wavefront [w0, w1).
     void resolve_collectives(unsigned w0, unsigned w1)
     {
+        lane_state* const st = state_.data();
+        lane* const ln = lanes_.data();
         for (unsigned i = w0; i < w1 && in_collective_; ++i) {
-            if (state_[i] != lane_state::collective) continue;
-            const lane& lead = lanes_[i];
+            if (st[i] != lane_state::collective) continue;
             // The group: lanes of this wavefront waiting at the same call site.
-            uint64_t mask = 0, ballot = 0;
-            for (unsigned j = i; j < w1; ++j) {
-                if (state_[j] != lane_state::collective) continue;
-                const lane& o = lanes_[j];
-                if (o.line == lead.line && o.column == lead.column && o.file == lead.file) {
+            const char* const file = ln[i].file;
+            const uint64_t site = ln[i].line_column;
+            uint64_t mask = 0;
+            for (unsigned j = i; j < w1; ++j)
+                if (st[j] == lane_state::collective && ln[j].line_column == site && ln[j].file == file)
                     mask |= uint64_t(1) << (j - w0);
-                    if (o.value) ballot |= uint64_t(1) << (j - w0);
+            in_collective_ -= unsigned(__builtin_popcountll(mask));
+            if (ln[i].op == hip_cpu_ballot) { // one call site, one operation
+                uint64_t ballot = 0;
+                for (uint64_t m = mask; m; m &= m - 1)
+                    if (ln[w0 + unsigned(__builtin_ctzll(m))].value) ballot |= m & -m;
+                for (uint64_t m = mask; m; m &= m - 1) {
+                    const unsigned j = w0 + unsigned(__builtin_ctzll(m));
+                    ln[j].result = ballot;
+                    st[j] = lane_state::runnable;
                 }
+                continue;
             }
             for (uint64_t m = mask; m; m &= m - 1) {
                 const unsigned j = w0 + unsigned(__builtin_ctzll(m));
-                lane& l = lanes_[j];
-                if (l.op == hip_cpu_ballot) {
-                    l.result = ballot;
-                } else {
-                    const int src = source_lane(l.op, int(j - w0), l.arg, l.width);
-                    const bool active = src >= 0 && unsigned(src) < warp_ && (mask >> src & 1);
-                    l.result = active ? lanes_[w0 + unsigned(src)].value : l.value;
-                }
-                state_[j] = lane_state::runnable;
-                --in_collective_;
+                lane& l = ln[j];
+                const int src = source_lane(l.op, int(j - w0), l.arg, l.width);
+                const bool active = src >= 0 && unsigned(src) < warp_ && (mask >> src & 1);
+                l.result = active ? ln[w0 + unsigned(src)].value : l.value;
+                st[j] = lane_state::runnable;
             }
         }
     }
@@ -1385,8 +1412,7 @@ uint64_t hip_cpu_collective(int op, uint64_t value, int arg, int width, const ch
     l.arg = arg;
     l.width = width;
     l.file = file;
-    l.line = line;
-    l.column = column;
+    l.line_column = uint64_t(line) << 32 | column;
     w->block_lane(lane_state::collective);
     return w->current().result;
 }
