@@ -183,14 +183,16 @@ struct hip_cpu_launch_config {
 /// Runs `lane()` once per lane of the grid. The launch returns only when every block has run, so
 /// whatever the closure refers to outlives it. Errors: hipGetLastError. The lanes of a block run
 /// one after another in a loop here, with the kernel inlined into it (a call per lane costs as
-/// much as a small kernel), until one of them reaches a barrier or a collective.
+/// much as a small kernel), until one of them reaches a barrier or a collective. `flatten` inlines
+/// the kernel itself into the loop too: a lane then returns from its last barrier through frames
+/// that the runtime's own switch keeps predictable.
 template <class F>
 inline hipError_t hip_cpu_launch_kernel(const hip_cpu_launch_config& c, F&& lane, unsigned flags = 0)
 {
     using closure_t = std::remove_reference_t<F>;
     return hip_cpu_launch(
         c.grid, c.block, c.shared_bytes, c.stream, flags,
-        [](void* f, unsigned count) -> unsigned {
+        [](void* f, unsigned count) __attribute__((flatten)) -> unsigned {
             closure_t& run = *static_cast<closure_t*>(f);
             uint3& t = hip_cpu_tls.thread_idx;
             for (unsigned k = 1;; ++k) {
