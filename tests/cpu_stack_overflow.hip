@@ -26,6 +26,7 @@ int main(int argc, char** argv)
     if (hipMalloc(&out, sizeof(int)) != hipSuccess) return 1;
     hipLaunchKernelGGL(overflow, dim3(1), dim3(2), 0, 0, out, kib);
     const hipError_t e = hipDeviceSynchronize();
+    (void)hipFree(out);
     std::printf("cpu_stack_overflow %u KiB: the launch returned %s (no overflow reported)\n", kib,
                 hipGetErrorString(e));
     return 0;
