@@ -26,6 +26,8 @@ struct ceiling {
 /// the smallest that holds its working set (ceiling_for).
 using ceilings = std::map<std::string, ceiling>;
 
+/// The per-working-set entries of ceiling `name` in `c` ("<name>@..."), in the map's order.
+std::vector<std::string> ceiling_levels(const ceilings& c, const std::string& name);
 /// The name of the ceiling of `c` that a configuration with `working_set_bytes` of data is set
 /// against: `name`, or the smallest "<name>@<N>MiB" of at least that size; "" when `c` has none.
 std::string ceiling_for(const ceilings& c, const std::string& name, int64_t working_set_bytes);

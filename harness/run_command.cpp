@@ -156,8 +156,7 @@ int run_command(const platform_options& po, const run_options& o, const std::str
     for (const auto& cfg : configs) { // with the per-working-set levels of a ceiling (ceiling_for)
         const std::string& name = cfg.plug->fam->metric.ceiling;
         used.insert(name);
-        for (auto it = c.lower_bound(name + "@"); it != c.end() && it->first.rfind(name + "@", 0) == 0; ++it)
-            used.insert(it->first);
+        for (const std::string& level : ceiling_levels(c, name)) used.insert(level);
     }
     print_heading(info, ctx, configs.size(), used, *p);
 

@@ -10,16 +10,24 @@
 
 namespace wb {
 
+std::vector<std::string> ceiling_levels(const ceilings& c, const std::string& name)
+{
+    std::vector<std::string> levels;
+    const std::string prefix = name + "@";
+    for (auto it = c.lower_bound(prefix); it != c.end() && it->first.rfind(prefix, 0) == 0; ++it)
+        levels.push_back(it->first);
+    return levels;
+}
+
 std::string ceiling_for(const ceilings& c, const std::string& name, int64_t working_set_bytes)
 {
     std::string best = c.count(name) ? name : "";
     long long best_mib = -1;
-    const std::string prefix = name + "@";
-    for (auto it = c.lower_bound(prefix); it != c.end() && it->first.rfind(prefix, 0) == 0; ++it) {
+    for (const std::string& level : ceiling_levels(c, name)) {
         char* end = nullptr;
-        const long long mib = std::strtoll(it->first.c_str() + prefix.size(), &end, 10);
+        const long long mib = std::strtoll(level.c_str() + name.size() + 1, &end, 10);
         if (!end || std::string(end) != "MiB" || mib <= 0 || (mib << 20) < working_set_bytes) continue;
-        if (best_mib < 0 || mib < best_mib) best = it->first, best_mib = mib;
+        if (best_mib < 0 || mib < best_mib) best = level, best_mib = mib;
     }
     return best;
 }
