@@ -26,4 +26,7 @@ struct command_entry {
 };
 using command_list = std::vector<command_entry>;
 
+/// Registers `wavebench merge` (merge_command.cpp).
+void add_merge_command(CLI::App& app, command_list& commands);
+
 } // namespace wb

@@ -66,6 +66,8 @@ struct run_options {
     table_format format = table_format::table; // --format: the table on stdout
     std::string db;          // --db: the history database ("": WAVEBENCH_DB or the default)
     bool no_history = false; // --no-history: record nothing
+    std::string devices;     // --devices: "all" or "0,2" ("": the --device one)
+    shard_spec shard;        // --shard I/N
 };
 
 /// `command` is the command line, for the results JSON.

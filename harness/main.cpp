@@ -102,6 +102,23 @@ CLI::App* add_run(CLI::App& app, platform_options& po, run_options& ro)
            "stdout carries only the table and the rest goes to stderr")
         ->check(CLI::IsMember({"table", "markdown", "csv", "json"}))
         ->default_str("table");
+    run->add_option("--devices", ro.devices,
+                    "run on several devices at once: all, or indices such as 0,2; one worker per device, each taking "
+                    "the next problem (its variants together) as it becomes free; each result names its device")
+        ->check([](const std::string& v) { return v.empty() ? std::string("give all, or indices such as 0,2") : ""; });
+    run->add_option_function<std::string>(
+           "--shard", [&ro](const std::string& v) { ro.shard = parse_shard(v); },
+           "run part I of N (1 <= I <= N) of the suite: whole problems, balanced by configurations, the same split "
+           "on every machine; not recorded in the history (wavebench merge joins the shards, and records the whole)")
+        ->type_name("I/N")
+        ->check([](const std::string& v) {
+            try {
+                parse_shard(v);
+                return std::string();
+            } catch (const std::invalid_argument& e) {
+                return std::string(e.what());
+            }
+        });
     add_db_option(run, ro.db, "record the run in");
     run->add_flag("--no-history", ro.no_history, "do not record the run in the history");
     return run;
@@ -198,6 +215,7 @@ int main(int argc, char** argv)
     add_compare_command(app, commands);
     add_history_command(app, commands);
     add_report_command(app, commands);
+    add_merge_command(app, commands);
 
 
     // What the harness starts to load and run plugins (worker.h); not for users: no help text.

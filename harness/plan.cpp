@@ -4,8 +4,11 @@
 #include "harness/files.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <fnmatch.h>
+#include <map>
 #include <set>
+#include <stdexcept>
 
 namespace wb {
 
@@ -143,7 +146,7 @@ std::vector<config> plan_suite(const suite& s, const plugin_registry& plugins, c
                 for (const auto& a : b.tunable_axes)
                     if (p->tunable(a.name)) tun_axes.push_back(&a);
                 for_each_combination(tun_axes, [&](const param_map& given) {
-                    config c{bi, group, p, fp, {}, ""};
+                    config c{out.size(), bi, group, p, fp, {}, ""};
                     for (const tunable_decl& t : p->tunables) {
                         auto it = given.find(t.name);
                         const int64_t v = it != given.end() ? std::get<int64_t>(it->second) : t.default_value;
@@ -160,6 +163,57 @@ std::vector<config> plan_suite(const suite& s, const plugin_registry& plugins, c
     if (!filter.empty() && out.empty())
         throw std::runtime_error("--filter '" + shorten(filter) + "' matches no configuration of the suite");
     return out;
+}
+
+shard_spec parse_shard(const std::string& text)
+{
+    unsigned i = 0, n = 0;
+    int used = 0;
+    if (std::sscanf(text.c_str(), "%u/%u%n", &i, &n, &used) != 2 || size_t(used) != text.size() || text[0] == '+' ||
+        text[0] == '-')
+        throw std::invalid_argument("'" + shorten(text) + "' is not I/N (shard I of N, e.g. 2/4)");
+    if (n < 1 || n > 10000) throw std::invalid_argument("N in I/N is between 1 and 10000, not " + std::to_string(n));
+    if (i < 1 || i > n)
+        throw std::invalid_argument("I in I/N counts from 1 to N (" + std::to_string(n) + "), not " + std::to_string(i));
+    return {i, n};
+}
+
+std::vector<config> shard_of(const std::vector<config>& plan, shard_spec s)
+{
+    if (s.count == 0) return plan;
+    // The groups, in plan order, and their sizes.
+    std::map<size_t, size_t> size_of;
+    for (const config& c : plan) ++size_of[c.group];
+    std::vector<std::pair<size_t, size_t>> groups(size_of.begin(), size_of.end()); // (group, size)
+    std::stable_sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::vector<size_t> load(s.count, 0);
+    std::set<size_t> mine;
+    for (const auto& [g, n] : groups) {
+        const size_t k = size_t(std::min_element(load.begin(), load.end()) - load.begin());
+        load[k] += n;
+        if (k + 1 == s.index) mine.insert(g);
+    }
+    std::vector<config> out;
+    for (const config& c : plan)
+        if (mine.count(c.group)) out.push_back(c);
+    return out;
+}
+
+std::string plan_digest(const std::vector<config>& plan)
+{
+    uint64_t h = 1469598103934665603ull; // FNV-1a, 64 bits: the same in every build
+    auto add = [&](const std::string& s) {
+        for (unsigned char ch : s) h = (h ^ ch) * 1099511628211ull;
+        h = (h ^ 0xff) * 1099511628211ull; // a separator no name contains
+    };
+    for (const config& c : plan) {
+        add(c.plug->name());
+        add(params_text(c.family_params, c.tunables));
+        add(std::to_string(c.group));
+    }
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
 }
 
 } // namespace wb

@@ -73,7 +73,9 @@ nlohmann::json result_json(const result& r, const std::string& unit, const std::
     const bool measured = r.time_ms.samples > 0;
     nlohmann::json kernels = nlohmann::json::array();
     for (const auto& k : r.kernels) kernels.push_back(kernel_json(k));
-    return {{"family", r.family},
+    return {{"plan_index", r.plan_index},
+            {"device_index", r.device_index},
+            {"family", r.family},
             {"variant", r.variant},
             {"params", params},
             {"status", to_string(r.st)},
@@ -146,7 +148,14 @@ nlohmann::json results_document(const run_context& ctx, const std::vector<result
         const family* f = find_family(r.family);
         rows.push_back(result_json(r, f ? f->metric.unit : "", f ? f->metric.name : ""));
     }
-    return {{"schema_version", results_schema_version},
+    nlohmann::json devices = nlohmann::json::array();
+    for (size_t k = 0; k < ctx.devices.size(); ++k) {
+        nlohmann::json d = device_json(ctx.devices[k].info);
+        d["ordinal"] = ctx.devices[k].ordinal;
+        d["host"] = ctx.host;
+        devices.push_back(std::move(d));
+    }
+    nlohmann::json doc = {{"schema_version", results_schema_version},
             {"tool_version", tool_version},
             {"started", ctx.started},
             {"complete", complete},
@@ -158,7 +167,7 @@ nlohmann::json results_document(const run_context& ctx, const std::vector<result
              {{"warp_size", ctx.warp_size},
               {"lane_order", ctx.lane_order.empty() ? nlohmann::json() : nlohmann::json(ctx.lane_order)}}},
             {"toolchain", toolchain_of(to_string(ctx.platform))},
-            {"device", device_json(ctx.device)},
+            {"device", device_json(ctx.devices.empty() ? wb_device_info{} : ctx.devices[0].info)},
             {"ceilings", ceilings_json(ctx.machine_ceilings)},
             {"suite",
              {{"name", ctx.suite_name},
@@ -173,7 +182,14 @@ nlohmann::json results_document(const run_context& ctx, const std::vector<result
               {"verify_every", ctx.settings.verify_every},
               {"timeout_s", timeout_of(ctx.settings)}}},
             {"plugins_rejected", rejections_json(ctx.rejected)},
+            {"devices", devices},
             {"results", rows}};
+    if (ctx.shard.count)
+        doc["shard"] = {{"index", ctx.shard.index},
+                        {"count", ctx.shard.count},
+                        {"plan_configs", ctx.plan_configs},
+                        {"plan_digest", ctx.plan_digest}};
+    return doc;
 }
 
 void write_json(const std::filesystem::path& path, const nlohmann::json& doc)

@@ -19,13 +19,21 @@ extern const char* const tool_version;
 /// The compiler the platform's plugins are built with, e.g. "nvcc 13.0.48" (generated).
 const char* toolchain_of(std::string_view platform);
 
-/// The results JSON's layout (docs/results-schema.md); 3 added the samples and `toolchain`.
-inline constexpr int results_schema_version = 3;
+/// The results JSON's layout (docs/results-schema.md); 3 added the samples and `toolchain`; 4 the
+/// devices, each result's `plan_index` and `device_index`, and shards (`shard`, `merged_from`).
+inline constexpr int results_schema_version = 4;
+
+/// A device a run measured on.
+struct run_device {
+    int ordinal = 0; // the platform's index of it (--device, --devices)
+    wb_device_info info{};
+};
 
 struct run_context {
     std::string command;
     platform_kind platform = platform_kind::cpu;
-    wb_device_info device{};
+    std::vector<run_device> devices; // the first is the results' "device"
+    std::string host;                // the machine's name (shards of one suite may run on several)
     int warp_size = 0;
     std::string lane_order; // cpu only: how a wavefront's lanes were ordered (empty elsewhere)
     ceilings machine_ceilings;
@@ -35,6 +43,9 @@ struct run_context {
     std::string started;
     nlohmann::json isolation;  // how the plugins ran (executor::describe)
     std::string stopped_by;    // the signal that interrupted the run, or ""
+    shard_spec shard;          // --shard: which part of the plan this run is
+    size_t plan_configs = 0;   // with a shard: the whole plan's configurations, and its digest
+    std::string plan_digest;
 };
 
 nlohmann::json results_document(const run_context& ctx, const std::vector<result>& results, bool complete);

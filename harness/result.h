@@ -54,6 +54,8 @@ constexpr const char* to_string(status s)
 }
 
 struct result {
+    size_t plan_index = 0;   // its configuration's place in the suite's plan (config::index)
+    int device_index = 0;    // the device it ran on: an index into the run's devices
     std::string family, variant;
     param_map family_params, tunables;
     status st = status::error;

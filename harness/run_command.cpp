@@ -9,6 +9,7 @@
 #include "harness/runner.h"
 #include "harness/worker.h"
 
+#include <algorithm>
 #include <ctime>
 #include <iomanip>
 #include <iostream>
@@ -46,6 +47,50 @@ std::string default_out(const std::string& suite, const std::string& platform)
     return "wavebench-results/" + suite + "-" + platform + "-" + stamp + ".json";
 }
 
+/// The devices --devices names ("all", or indices such as "0,2"), each selected once to read its
+/// properties; the platform is left on the first. Throws no_device for an index the platform does
+/// not have, std::invalid_argument for a list that is no list.
+std::vector<run_device> devices_of(platform& p, const std::string& spec, int warp_size)
+{
+    std::vector<int> ordinals;
+    if (spec == "all") {
+        for (int k = 0;; ++k) try {
+                p.init(k, warp_size);
+                ordinals.push_back(k);
+            } catch (const no_device&) {
+                if (k == 0) throw;
+                break;
+            }
+    } else {
+        size_t at = 0;
+        while (at <= spec.size()) {
+            const size_t comma = std::min(spec.find(',', at), spec.size());
+            const std::string item = spec.substr(at, comma - at);
+            if (item.empty() || item.size() > 4 || item.find_first_not_of("0123456789") != std::string::npos)
+                throw std::invalid_argument("--devices " + shorten(spec) + ": '" + shorten(item) +
+                                            "' is no device index (give all, or indices such as 0,2)");
+            const int k = std::stoi(item);
+            if (std::find(ordinals.begin(), ordinals.end(), k) != ordinals.end())
+                throw std::invalid_argument("--devices " + shorten(spec) + " names device " + item + " twice");
+            ordinals.push_back(k);
+            at = comma + 1;
+        }
+    }
+    std::vector<run_device> out;
+    for (int k : ordinals) {
+        p.init(k, warp_size); // no_device: names the index and how many there are
+        out.push_back({k, p.device()});
+    }
+    p.init(ordinals.front(), warp_size);
+    return out;
+}
+
+std::string host_name()
+{
+    char buf[256] = {};
+    return gethostname(buf, sizeof buf - 1) == 0 ? std::string(buf) : std::string();
+}
+
 /// --dry-run: the configurations, one a line, and how many.
 int print_plan(const std::vector<config>& configs, const std::string& suite_file, const platform& p)
 {
@@ -70,6 +115,15 @@ void print_heading(std::ostream& os, const run_context& ctx, size_t configs, con
        << (st.min_time_s > 0 ? " and " + std::to_string(st.min_time_s).substr(0, 4) + " s" : "") << " after "
        << st.warmup << " warm-up, seed " << st.seed << "\n"
        << "platform " << device_line(p) << "\n";
+    if (ctx.devices.size() > 1) {
+        os << "devices";
+        for (size_t k = 0; k < ctx.devices.size(); ++k)
+            os << (k ? ", " : " ") << ctx.devices[k].ordinal << " (" << ctx.devices[k].info.name << ")";
+        os << ": one worker each, a problem's variants on one device\n";
+    }
+    if (ctx.shard.count)
+        os << "shard " << ctx.shard.index << " of " << ctx.shard.count << ": " << configs << " of the plan's "
+           << ctx.plan_configs << " configurations (wavebench merge joins the shards)\n";
     for (const auto& [k, v] : ctx.machine_ceilings)
         if (used_ceilings.count(k))
             os << "ceiling " << k << " " << std::fixed << std::setprecision(2) << v.value << std::defaultfloat << " "
@@ -112,27 +166,50 @@ int run_command(const platform_options& po, const run_options& o, const std::str
     auto p = open_platform(po);
     plugin_registry reg(p->kind());
     const auto files = find_plugin_files(reg, po.plugin_dirs);
-    std::unique_ptr<executor> exec;
+    const int warp = p->kind() == platform_kind::cpu ? po.warp_size : 0;
+    const std::vector<run_device> devices =
+        o.devices.empty() ? std::vector<run_device>{{po.device, p->device()}} : devices_of(*p, o.devices, warp);
+    if (po.in_process && devices.size() > 1)
+        throw std::invalid_argument("--in-process runs on one device: leave out --devices, or --in-process");
+    std::vector<std::unique_ptr<executor>> execs;
     if (po.in_process) {
         for (const auto& f : files) reg.add_file(f);
-        exec = std::make_unique<local_executor>(p);
+        execs.push_back(std::make_unique<local_executor>(p));
     } else {
         platform_options wpo = po;
         wpo.name = p->name();
-        exec = std::make_unique<worker_executor>(wpo, files, reg);
+        wpo.device = devices[0].ordinal;
+        execs.push_back(std::make_unique<worker_executor>(wpo, files, reg));
     }
     warn_rejections(reg);
 
-    const std::vector<config> configs = plan_suite(s, reg, o.filter, o.max_configs);
+    const std::vector<config> plan = plan_suite(s, reg, o.filter, o.max_configs);
+    const std::vector<config> configs = shard_of(plan, o.shard);
     if (o.dry_run) return print_plan(configs, o.suite_file, *p);
+    for (size_t k = 1; k < devices.size(); ++k) { // a worker for each further device
+        platform_options wpo = po;
+        wpo.name = p->name();
+        wpo.device = devices[k].ordinal;
+        execs.push_back(std::make_unique<worker_executor>(wpo, static_cast<const worker_executor&>(*execs[0])));
+    }
     const ceilings c = o.no_ceilings ? ceilings{} : get_ceilings(p, o.reprobe);
-    runner r(*exec, c);
+    std::vector<executor*> exec_list;
+    for (auto& e : execs) exec_list.push_back(e.get());
+    runner r(exec_list, c);
     r.set_amd_static(o.amd_static);
+    auto describe = [&] {
+        if (execs.size() == 1) return execs[0]->describe();
+        nlohmann::json d = execs[0]->describe();
+        d["per_device"] = nlohmann::json::array();
+        for (auto& e : execs) d["per_device"].push_back(e->describe());
+        return d;
+    };
 
     run_context ctx;
     ctx.command = command;
     ctx.platform = p->kind();
-    ctx.device = p->device();
+    ctx.devices = devices;
+    ctx.host = host_name();
     ctx.warp_size = p->device().warp_size;
     if (p->kind() == platform_kind::cpu) ctx.lane_order = cpu_lane_order();
     ctx.machine_ceilings = c;
@@ -142,7 +219,12 @@ int run_command(const platform_options& po, const run_options& o, const std::str
     ctx.settings = with_overrides(s.settings, o.overrides);
     ctx.rejected = reg.rejections();
     ctx.started = utc_now();
-    ctx.isolation = exec->describe();
+    ctx.isolation = describe();
+    if (o.shard.count) {
+        ctx.shard = o.shard;
+        ctx.plan_configs = plan.size();
+        ctx.plan_digest = plan_digest(plan);
+    }
     warn_contradictions(ctx.settings, std::cerr);
     const std::filesystem::path out = o.out.empty() ? default_out(s.name, p->name()) : o.out;
     std::vector<std::filesystem::path> inputs = files;
@@ -168,21 +250,22 @@ int run_command(const platform_options& po, const run_options& o, const std::str
         [&](const result& res, const std::vector<result>& all) {
             progress.clear(); // drawn again as the next configuration starts
             table.row(all.size() - 1, res);
-            ctx.isolation = exec->describe();
+            ctx.isolation = describe();
             try {
                 write_json(out, results_document(ctx, all, false));
             } catch (const std::exception& e) { // keep measuring; the final write tries again
                 std::cerr << "warning: " << e.what() << "\n";
             }
         },
-        [&](size_t index, const config&) { progress.start(index); });
+        [&](size_t index, const config&, int) { progress.start(index); });
     progress.clear();
     const int sig = interrupted();
     if (sig) ctx.stopped_by = signal_name(sig);
-    ctx.isolation = exec->describe();
+    ctx.isolation = describe();
     const nlohmann::json doc = results_document(ctx, results, !sig);
     write_json(out, doc);
-    const auto id = o.no_history ? std::nullopt : record_run(o.db, doc, out.string()); // a failure only warns
+    // A shard is recorded once merged (wavebench merge): alone it is part of a run.
+    const auto id = o.no_history || o.shard.count ? std::nullopt : record_run(o.db, doc, out.string()); // a failure only warns
     if (o.amd_static) print_amd_static(info, results);
     const int status = print_summary(info, results, configs.size(), out);
     if (id) info << "history: run " << *id << " (wavebench history lists the runs)\n";

@@ -10,6 +10,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace wb {
@@ -97,8 +98,19 @@ std::vector<std::string> differences(const json& base, const json& now, const re
         if (b != n) d.push_back(what + " '" + shorten(b) + "' in BASE, '" + shorten(n) + "' in NEW");
     };
     same("platform", rb.text(base, "platform"), rn.text(now, "platform"));
-    same("device", rb.text(rb.at(base, "device"), "name"), rn.text(rn.at(now, "device"), "name"));
-    same("architecture", rb.text(rb.at(base, "device"), "arch"), rn.text(rn.at(now, "device"), "arch"));
+    // The device models a run used: its devices (a run on several, schema 4), else its device.
+    auto models = [](const json& doc, const reader& r, const char* field) {
+        std::set<std::string> m;
+        if (doc.contains("devices") && doc["devices"].is_array() && !doc["devices"].empty())
+            for (const json& dev : doc["devices"]) m.insert(r.text(dev, field));
+        else
+            m.insert(r.text(r.at(doc, "device"), field));
+        std::string out;
+        for (const auto& x : m) out += (out.empty() ? "" : ", ") + x;
+        return out;
+    };
+    same("device", models(base, rb, "name"), models(now, rn, "name"));
+    same("architecture", models(base, rb, "arch"), models(now, rn, "arch"));
     auto warp = [](const json& doc) { return doc.value("platform_options", json::object()).value("warp_size", json()).dump(); };
     same("wavefront width", warp(base), warp(now));
     same("toolchain", base.value("toolchain", ""), now.value("toolchain", ""));

@@ -7,6 +7,9 @@
 #include "harness/measure.h"
 
 #include <cstdlib>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 namespace wb {
 
@@ -32,45 +35,98 @@ std::string ceiling_for(const ceilings& c, const std::string& name, int64_t work
     return best;
 }
 
+void runner::finish(const config& c, result r, std::vector<result>& results, size_t& begin, const on_result& done)
+{
+    if (c.group != group_) begin = results.size(), group_ = c.group;
+    const family& fam = *c.plug->fam;
+    r.plan_index = c.index;
+    r.message = shown(r.message, 4096); // a plugin's words: printable and bounded on the console and in JSON
+    if (amd_static_) amd_figures_.attach(c, r.kernels);
+    if (r.st == status::verified && r.time_ms.median > 0)
+        if (auto it = ceilings_.find(ceiling_for(ceilings_, fam.metric.ceiling, r.working_set_bytes));
+            it != ceilings_.end() && it->second.value > 0) {
+            r.ceiling = it->first;
+            r.fraction_of_ceiling = r.metric_value / it->second.value;
+        }
+    results.push_back(std::move(r));
+    // Speedups against the family's baseline and library at these parameters: the fastest
+    // verified configuration of each so far (they run first; the JSON's final values are exact).
+    auto fastest = [&](const std::string& variant) -> const result* {
+        const result* best = nullptr;
+        for (size_t j = begin; j < results.size(); ++j) {
+            const result& x = results[j];
+            if (x.variant == variant && x.st == status::verified && (!best || x.time_ms.median < best->time_ms.median))
+                best = &x;
+        }
+        return best;
+    };
+    const result *base = fastest(fam.baseline), *lib = fam.library.empty() ? nullptr : fastest(fam.library);
+    for (size_t j = begin; j < results.size(); ++j) {
+        result& x = results[j];
+        if (x.st != status::verified || x.time_ms.median <= 0) continue;
+        if (base) x.speedup_vs_baseline = base->time_ms.median / x.time_ms.median;
+        if (lib) x.speedup_vs_library = lib->time_ms.median / x.time_ms.median;
+    }
+    done(results.back(), results);
+}
+
 std::vector<result> runner::run(const std::vector<config>& configs, const run_settings& settings, const on_result& done,
                                 const on_start& starting)
 {
     std::vector<result> results;
+    group_ = size_t(-1);
     size_t begin = 0; // the first result of the current group (the same family parameters)
-    for (size_t i = 0; i < configs.size() && !interrupted(); ++i) {
-        const config& c = configs[i];
-        if (i > 0 && c.group != configs[i - 1].group) begin = results.size();
-        const family& fam = *c.plug->fam;
-        if (starting) starting(i, c);
-        result& r = results.emplace_back(executor_.measure(c, settings));
-        r.message = shown(r.message, 4096); // a plugin's words: printable and bounded on the console and in JSON
-        if (amd_static_) amd_figures_.attach(c, r.kernels);
-        if (r.st == status::verified && r.time_ms.median > 0)
-            if (auto it = ceilings_.find(ceiling_for(ceilings_, fam.metric.ceiling, r.working_set_bytes));
-                it != ceilings_.end() && it->second.value > 0) {
-                r.ceiling = it->first;
-                r.fraction_of_ceiling = r.metric_value / it->second.value;
-            }
-        // Speedups against the family's baseline and library at these parameters: the fastest
-        // verified configuration of each so far (they run first; the JSON's final values are exact).
-        auto fastest = [&](const std::string& variant) -> const result* {
-            const result* best = nullptr;
-            for (size_t j = begin; j < results.size(); ++j) {
-                const result& x = results[j];
-                if (x.variant == variant && x.st == status::verified && (!best || x.time_ms.median < best->time_ms.median))
-                    best = &x;
-            }
-            return best;
-        };
-        const result *base = fastest(fam.baseline), *lib = fam.library.empty() ? nullptr : fastest(fam.library);
-        for (size_t j = begin; j < results.size(); ++j) {
-            result& x = results[j];
-            if (x.st != status::verified || x.time_ms.median <= 0) continue;
-            if (base) x.speedup_vs_baseline = base->time_ms.median / x.time_ms.median;
-            if (lib) x.speedup_vs_library = lib->time_ms.median / x.time_ms.median;
+    if (devices_.size() == 1) {
+        for (size_t i = 0; i < configs.size() && !interrupted(); ++i) {
+            if (starting) starting(i, configs[i], 0);
+            finish(configs[i], devices_[0]->measure(configs[i], settings), results, begin, done);
         }
-        done(results.back(), results);
+        return results;
     }
+    // The groups: [first, last) ranges of configs.
+    std::vector<std::pair<size_t, size_t>> groups;
+    for (size_t i = 0; i < configs.size(); ++i) {
+        if (i == 0 || configs[i].group != configs[i - 1].group) groups.emplace_back(i, i);
+        groups.back().second = i + 1;
+    }
+    std::mutex m;
+    std::vector<std::optional<result>> measured(configs.size());
+    size_t next_group = 0, emitted = 0;
+    auto emit_ready = [&] { // under m: hand on the results whose predecessors are all in
+        while (emitted < configs.size() && measured[emitted]) {
+            finish(configs[emitted], std::move(*measured[emitted]), results, begin, done);
+            measured[emitted].reset();
+            ++emitted;
+        }
+    };
+    std::vector<std::thread> threads;
+    for (size_t d = 0; d < devices_.size(); ++d)
+        threads.emplace_back([&, d] {
+            for (;;) {
+                std::pair<size_t, size_t> g;
+                {
+                    std::lock_guard lock(m);
+                    if (next_group == groups.size() || interrupted()) return;
+                    g = groups[next_group++];
+                }
+                for (size_t i = g.first; i < g.second; ++i) {
+                    {
+                        std::lock_guard lock(m);
+                        if (interrupted()) return;
+                        if (starting) starting(i, configs[i], int(d));
+                    }
+                    result r = devices_[d]->measure(configs[i], settings);
+                    r.device_index = int(d);
+                    std::lock_guard lock(m);
+                    measured[i] = std::move(r);
+                    emit_ready();
+                }
+            }
+        });
+    for (auto& t : threads) t.join();
+    // Interrupted: the groups that finished after a gap are results too.
+    for (size_t i = emitted; i < configs.size(); ++i)
+        if (measured[i]) finish(configs[i], std::move(*measured[i]), results, begin, done);
     return results;
 }
 

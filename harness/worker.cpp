@@ -320,6 +320,12 @@ worker_executor::worker_executor(const platform_options& po, const std::vector<f
     if (!start(files, &registry, why)) throw std::runtime_error(why);
 }
 
+worker_executor::worker_executor(const platform_options& po, const worker_executor& first) : po_(po)
+{
+    std::string why;
+    if (!start(first.loaded_, nullptr, why)) throw std::runtime_error(why);
+}
+
 bool worker_executor::start(std::vector<fs::path> files, plugin_registry* registry, std::string& why)
 {
     const auto t0 = std::chrono::steady_clock::now();

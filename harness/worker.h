@@ -70,6 +70,8 @@ public:
     /// rejections.
     worker_executor(const platform_options& po, const std::vector<std::filesystem::path>& files,
                     plugin_registry& registry);
+    /// Another worker with the plugins `first` loaded, for the device po.device (--devices).
+    worker_executor(const platform_options& po, const worker_executor& first);
     result measure(const config& c, const run_settings& s) override;
     nlohmann::json describe() const override;
 

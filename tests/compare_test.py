@@ -79,7 +79,7 @@ class Compare(unittest.TestCase):
             self.assertEqual(len(r["wall_samples_ms"]), len(r["samples_ms"]))
             self.assertGreaterEqual(len(r["samples_ms"]), 25)
             self.assertAlmostEqual(statistics.median(r["samples_ms"]), r["time_ms"], places=9)
-        self.assertEqual(self.base["schema_version"], 3)
+        self.assertEqual(self.base["schema_version"], 4)
         self.assertTrue(self.base["toolchain"])
 
     def test_a_run_against_itself_is_same_everywhere(self):
@@ -209,12 +209,22 @@ class Compare(unittest.TestCase):
         self.assertEqual((r.returncode, verdicts(doc)["reduce/tree"]), (0, "new"))
 
     def test_another_device_is_refused_unless_asked(self):
-        other = self.doctored("other-device.json", lambda d: d["device"].update(name="Some Other GPU"))
+        def other_gpu(d):
+            d["device"].update(name="Some Other GPU")
+            for dev in d["devices"]:
+                dev.update(name="Some Other GPU")
+        other = self.doctored("other-device.json", other_gpu)
         r = wb("compare", BASE, other)
         self.assertEqual(r.returncode, 2)
         self.assertIn("Some Other GPU", r.stderr)
         self.assertIn("--allow-device-change", r.stderr)
         self.assertEqual(wb("compare", BASE, other, "--allow-device-change").returncode, 0)
+        # A run over several devices (--devices) is compared by the models of all of them.
+        mixed = self.doctored("mixed-devices.json",
+                              lambda d: d["devices"].append(dict(d["devices"][0], ordinal=1, name="Some Other GPU")))
+        r = wb("compare", BASE, mixed)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("Some Other GPU", r.stderr)
         tc = self.doctored("other-toolchain.json", lambda d: d.update(toolchain="GNU 99.1"))
         r = wb("compare", BASE, tc)
         self.assertEqual(r.returncode, 2)

@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -335,8 +336,64 @@ template <fiber_entry> [[noreturn]] inline void leave_context(void* to)
 #define WAVEBENCH_FCONTEXT 1
 #endif
 
-/// Workers by default: one per hardware thread.
-unsigned max_workers() { return std::max(1u, std::thread::hardware_concurrency()); }
+/// The CPUs this thread may run on (taskset, a Slurm allocation, hipSetDevice), in order.
+std::vector<int> allowed_cpus()
+{
+    std::vector<int> cpus;
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0)
+        for (int c = 0; c < CPU_SETSIZE; ++c)
+            if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
+    return cpus;
+}
+
+/// Workers by default: one per CPU this thread may run on.
+unsigned max_workers()
+{
+    const size_t n = allowed_cpus().size();
+    return n ? unsigned(n) : std::max(1u, std::thread::hardware_concurrency());
+}
+
+/// The CPU's devices: WAVEBENCH_CPU_DEVICES splits the CPUs the process may use into that many
+/// devices of consecutive CPUs (at most one per CPU), for runs on several devices (--devices) on
+/// one host; 1 by default.
+/// The CPUs are those the process could use at start. A process started by a thread that
+/// hipSetDevice narrowed (the harness's workers) inherits the narrowed affinity, so the list is
+/// handed down in WAVEBENCH_CPU_DEVICE_CPUS, which the first process of a run sets.
+std::vector<int> device_cpus(size_t devices)
+{
+    if (devices < 2) return allowed_cpus();
+    std::vector<int> cpus;
+    if (const char* v = std::getenv("WAVEBENCH_CPU_DEVICE_CPUS"); v && *v) {
+        std::istringstream in(v);
+        std::string item;
+        while (std::getline(in, item, ',')) {
+            char* end = nullptr;
+            const long c = std::strtol(item.c_str(), &end, 10);
+            if (item.empty() || *end || c < 0 || c >= CPU_SETSIZE) return allowed_cpus(); // not ours: ignore it
+            cpus.push_back(int(c));
+        }
+        return cpus;
+    }
+    cpus = allowed_cpus();
+    std::string list;
+    for (int c : cpus) list += (list.empty() ? "" : ",") + std::to_string(c);
+    setenv("WAVEBENCH_CPU_DEVICE_CPUS", list.c_str(), 0);
+    return cpus;
+}
+
+struct cpu_devices {
+    size_t asked = env_size("WAVEBENCH_CPU_DEVICES", 1);
+    std::vector<int> cpus = device_cpus(asked);
+    int count = int(std::clamp<size_t>(asked, 1, std::max<size_t>(cpus.size(), 1)));
+    int current = 0;
+};
+cpu_devices& devices()
+{
+    static cpu_devices d;
+    return d;
+}
 
 std::atomic<unsigned long long> g_fibers_created{0};
 
@@ -925,12 +982,7 @@ private:
     void pin()
     {
         if (const char* v = std::getenv("WAVEBENCH_CPU_PIN"); v && std::string(v) == "0") return;
-        cpu_set_t allowed;
-        CPU_ZERO(&allowed);
-        if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
-        std::vector<int> cpus;
-        for (int c = 0; c < CPU_SETSIZE; ++c)
-            if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
+        const std::vector<int> cpus = allowed_cpus();
         if (cpus.size() < 2) return;
         for (size_t i = 0; i < threads_.size(); ++i) {
             cpu_set_t one;
@@ -1179,23 +1231,41 @@ hipError_t hipDeviceSynchronize(void) { return hipSuccess; }
 hipError_t hipGetDeviceCount(int* count)
 {
     if (!count) return fail(hipErrorInvalidValue);
-    *count = 1;
+    *count = devices().count;
     return hipSuccess;
 }
 
 hipError_t hipGetDevice(int* device)
 {
     if (!device) return fail(hipErrorInvalidValue);
-    *device = 0;
+    *device = devices().current;
     return hipSuccess;
 }
 
-hipError_t hipSetDevice(int device) { return device == 0 ? hipSuccess : fail(hipErrorInvalidDevice); }
+hipError_t hipSetDevice(int device)
+{
+    cpu_devices& d = devices();
+    if (device < 0 || device >= d.count) return fail(hipErrorInvalidDevice);
+    if (tl_worker) return fail(hipErrorNotSupported);
+    if (d.count == 1 || device == d.current) return hipSuccess;
+    // Device k: the k-th share of the CPUs. The launching thread moves there, and the pool is made
+    // again on those CPUs.
+    const size_t n = d.cpus.size(), first = n * size_t(device) / size_t(d.count),
+                 last = n * size_t(device + 1) / size_t(d.count);
+    cpu_set_t share;
+    CPU_ZERO(&share);
+    for (size_t i = first; i < last; ++i) CPU_SET(d.cpus[i], &share);
+    std::lock_guard lock(launch_mutex());
+    if (sched_setaffinity(0, sizeof share, &share) != 0) return fail(hipErrorInvalidDevice);
+    d.current = device;
+    the_pool().resize(unsigned(env_size("WAVEBENCH_CPU_THREADS", last - first)));
+    return hipSuccess;
+}
 
 hipError_t hipGetDeviceProperties(hipDeviceProp_t* p, int device)
 {
     if (!p) return fail(hipErrorInvalidValue);
-    if (device != 0) return fail(hipErrorInvalidDevice);
+    if (device < 0 || device >= devices().count) return fail(hipErrorInvalidDevice);
     *p = hipDeviceProp_t{};
     std::string name = cpuinfo_field("model name");
     if (name.empty()) name = "CPU";
@@ -1213,7 +1283,10 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t* p, int device)
     p->maxGridSize[1] = p->maxGridSize[2] = 65535;
     const std::string khz = read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
     p->clockRate = !khz.empty() ? std::atoi(khz.c_str()) : int(std::atof(cpuinfo_field("cpu MHz").c_str()) * 1000);
-    p->multiProcessorCount = int(the_pool().size());
+    const cpu_devices& d = devices();
+    p->multiProcessorCount = device == d.current ? int(the_pool().size())
+                                                 : int(d.cpus.size() * size_t(device + 1) / size_t(d.count) -
+                                                       d.cpus.size() * size_t(device) / size_t(d.count));
     p->maxBlocksPerMultiProcessor = 1; // a worker runs one block at a time
     p->cooperativeLaunch = 1;
     p->l2CacheSize = int(last_level_cache_bytes());

@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+"""Scale-out on the cpu platform: `run --shard I/N` splits a suite into whole problems, the same
+way every time; `merge` joins the shards into exactly the whole run's configurations and refuses
+shards that do not belong together (another seed, suite, tool version, plan; a shard missing or
+given twice); `run --devices` on a cpu split into two devices (WAVEBENCH_CPU_DEVICES=2) runs every
+configuration once, each problem on one device, and names the device of each result.
+Usage: scale_test.py BUILD_DIR SOURCE_DIR"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BUILD, SOURCE = sys.argv[1], sys.argv[2]
+WB = os.path.join(BUILD, "bin", "wavebench")
+
+# Problems of different sizes (a reduce problem has more variants than a conv one), so the split
+# has something to balance.
+SUITE = """[suite]
+name = "scale-test"
+repetitions = 2
+warmup = 1
+seed = {seed}
+
+[[benchmark]]
+family = "reduce"
+variants = ["*"]
+n = [1000, 4099, 20000]
+
+[[benchmark]]
+family = "conv"
+variants = ["*"]
+n = [3001, 5003]
+m = [5, 17]
+"""
+
+FAMILY_PARAMS = {"reduce": ("n",), "conv": ("n", "m")}
+
+
+def wb(*args, env=None, db=None):
+    e = dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache"))
+    e["WAVEBENCH_DB"] = db or os.path.join(TMP, "history.db")
+    e.update(env or {})
+    return subprocess.run([WB, *args], capture_output=True, text=True, cwd=SOURCE, env=e, timeout=600)
+
+
+def write(name, text):
+    path = os.path.join(TMP, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def run(suite, out, *extra, env=None, expect=0):
+    r = wb("run", suite, "--platform", "cpu", "--no-ceilings", "--out", out, *extra, env=env)
+    assert r.returncode == expect, f"exit {r.returncode}\n{r.stdout}{r.stderr}"
+    return load(out)
+
+
+def key(res):
+    return (res["family"], res["variant"], json.dumps(res["params"], sort_keys=True))
+
+
+def problem(res):
+    return (res["family"],) + tuple(res["params"][p] for p in FAMILY_PARAMS[res["family"]])
+
+
+def setUpModule():
+    global TMP, SUITE_FILE, WHOLE, SHARDS
+    TMP = tempfile.mkdtemp(prefix="wavebench-scale-")
+    SUITE_FILE = write("suite.toml", SUITE.format(seed=5))
+    WHOLE = run(SUITE_FILE, os.path.join(TMP, "whole.json"))
+    SHARDS = [os.path.join(TMP, f"shard-{i}.json") for i in (1, 2, 3)]
+    for i, out in enumerate(SHARDS, 1):
+        run(SUITE_FILE, out, "--shard", f"{i}/3")
+
+
+class Shards(unittest.TestCase):
+    def test_each_shard_says_what_it_is(self):
+        for i, path in enumerate(SHARDS, 1):
+            s = load(path)["shard"]
+            self.assertEqual((s["index"], s["count"]), (i, 3))
+            self.assertEqual(s["plan_configs"], len(WHOLE["results"]))
+        self.assertIsNone(WHOLE.get("shard"))
+        self.assertEqual(len({load(p)["shard"]["plan_digest"] for p in SHARDS}), 1)
+
+    def test_the_shards_are_the_whole_run_once_each_problem_whole_and_balanced(self):
+        whole = {key(r): r["plan_index"] for r in WHOLE["results"]}
+        self.assertEqual(sorted(whole.values()), list(range(len(whole))))
+        seen, where, sizes = {}, {}, []
+        for i, path in enumerate(SHARDS, 1):
+            results = load(path)["results"]
+            self.assertTrue(results, f"shard {i} is empty")
+            sizes.append(len(results))
+            for r in results:
+                self.assertNotIn(key(r), seen, "a configuration in two shards")
+                seen[key(r)] = r["plan_index"]
+                where.setdefault(problem(r), set()).add(i)
+        self.assertEqual(seen, whole)  # the same configurations, at the same places in the plan
+        for p, shards in where.items():
+            self.assertEqual(len(shards), 1, f"problem {p} split over shards {shards}")
+        largest = max(sum(1 for r in WHOLE["results"] if problem(r) == p) for p in where)
+        self.assertLessEqual(max(sizes) - min(sizes), largest, sizes)
+
+    def test_the_split_is_the_same_every_time_and_matches_the_dry_run(self):
+        lines = []
+        for i in (1, 2, 3):
+            r = wb("run", SUITE_FILE, "--platform", "cpu", "--shard", f"{i}/3", "--dry-run")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            lines.append(len([l for l in r.stdout.splitlines() if l.startswith(("reduce/", "conv/"))]))
+        self.assertEqual(lines, [len(load(p)["results"]) for p in SHARDS])
+
+    def test_speedups_stay_within_the_shard(self):
+        for path in SHARDS:
+            for r in load(path)["results"]:
+                if r["status"] == "verified" and r["family"] == "reduce":
+                    self.assertIsNotNone(r["speedup_vs_baseline"], r["variant"])
+
+    def test_bad_shard_specs_are_refused(self):
+        for spec, needle in [("0/3", "counts from 1"), ("4/3", "counts from 1"), ("2", "I/N"), ("a/b", "I/N"),
+                             ("1/0", "between 1 and 10000"), ("-1/3", "I/N")]:
+            r = wb("run", SUITE_FILE, "--platform", "cpu", "--shard", spec, "--dry-run")
+            self.assertEqual(r.returncode, 2, spec)
+            self.assertIn(needle, r.stderr, spec)
+
+
+class Merge(unittest.TestCase):
+    def merge(self, *inputs, expect=0, db=None):
+        out = os.path.join(TMP, "merged.json")
+        if os.path.exists(out):
+            os.remove(out)
+        r = wb("merge", *inputs, "-o", out, db=db)
+        self.assertEqual(r.returncode, expect, r.stdout + r.stderr)
+        return r, (load(out) if expect != 2 else None)
+
+    def doctored(self, name, path, change):
+        doc = load(path)
+        change(doc)
+        out = os.path.join(TMP, name)
+        with open(out, "w") as f:
+            json.dump(doc, f)
+        return out
+
+    def test_the_shards_merge_into_exactly_the_whole_run(self):
+        db = os.path.join(TMP, "merge-history.db")
+        _, merged = self.merge(SHARDS[2], SHARDS[0], SHARDS[1], db=db)  # any order
+        self.assertNotIn("shard", merged)
+        self.assertTrue(merged["complete"])
+        self.assertEqual([r["plan_index"] for r in merged["results"]], list(range(len(WHOLE["results"]))))
+        self.assertEqual([key(r) for r in merged["results"]], [key(r) for r in WHOLE["results"]])
+        self.assertEqual([r["seeds"] for r in merged["results"]], [r["seeds"] for r in WHOLE["results"]])
+        self.assertEqual([r["status"] for r in merged["results"]], [r["status"] for r in WHOLE["results"]])
+        self.assertEqual([m["shard"] for m in merged["merged_from"]], [1, 2, 3])
+        self.assertEqual(len(merged["devices"]), 1)  # the same device in every shard, listed once
+        self.assertTrue(all(r["device_index"] == 0 for r in merged["results"]))
+        runs = json.loads(wb("history", "--json", db=db).stdout)
+        self.assertEqual(len(runs), 1)  # the merged run; the shards themselves were not recorded
+
+    def test_the_merged_run_compares_with_the_whole_run(self):
+        r, merged = self.merge(*SHARDS)
+        c = wb("compare", os.path.join(TMP, "whole.json"), os.path.join(TMP, "merged.json"), "--format", "json",
+               "--fail-on", "failed,missing")
+        self.assertEqual(c.returncode, 0, c.stdout + c.stderr)
+        verdicts = {x["verdict"] for x in json.loads(c.stdout)["configurations"]}
+        self.assertFalse(verdicts & {"missing", "new", "failed"}, verdicts)
+
+    def test_different_seeds_suites_and_tool_versions_are_refused_with_the_reason(self):
+        other_seed = write("suite-seed.toml", SUITE.format(seed=6))
+        reseeded = run(other_seed, os.path.join(TMP, "seed-2.json"), "--shard", "2/3")
+        self.assertEqual(reseeded["shard"]["index"], 2)
+        r, _ = self.merge(SHARDS[0], os.path.join(TMP, "seed-2.json"), SHARDS[2], expect=2)
+        self.assertIn("suite.seed is 5 in one and 6 in the other", r.stderr)
+        self.assertIn("seed-2.json", r.stderr)
+
+        renamed = self.doctored("renamed.json", SHARDS[1], lambda d: d["suite"].update(name="another"))
+        r, _ = self.merge(SHARDS[0], renamed, SHARDS[2], expect=2)
+        self.assertIn("suite.name", r.stderr)
+
+        newer = self.doctored("newer.json", SHARDS[1], lambda d: d.update(tool_version="v9.9-1-gdeadbee"))
+        r, _ = self.merge(SHARDS[0], newer, SHARDS[2], expect=2)
+        self.assertIn("tool_version", r.stderr)
+        self.assertIn("v9.9-1-gdeadbee", r.stderr)
+
+        replanned = self.doctored("replanned.json", SHARDS[1], lambda d: d["shard"].update(plan_digest="0" * 16))
+        r, _ = self.merge(SHARDS[0], replanned, SHARDS[2], expect=2)
+        self.assertIn("different configurations", r.stderr)
+
+        split4 = self.doctored("of4.json", SHARDS[1], lambda d: d["shard"].update(count=4))
+        r, _ = self.merge(SHARDS[0], split4, SHARDS[2], expect=2)
+        self.assertIn("shard.count", r.stderr)
+
+    def test_missing_repeated_and_whole_runs_are_refused(self):
+        r, _ = self.merge(SHARDS[0], SHARDS[2], expect=2)
+        self.assertIn("shard 2 of 3 missing", r.stderr)
+        r, _ = self.merge(SHARDS[0], SHARDS[1], SHARDS[1], SHARDS[2], expect=2)
+        self.assertIn("are both shard 2 of 3", r.stderr)
+        r, _ = self.merge(SHARDS[0], os.path.join(TMP, "whole.json"), expect=2)
+        self.assertIn("is not a shard", r.stderr)
+        twice = self.doctored("twice.json", SHARDS[1],
+                              lambda d: d["results"].append(load(SHARDS[0])["results"][0]))
+        r, _ = self.merge(SHARDS[0], twice, SHARDS[2], expect=2)
+        self.assertIn("is in two shards", r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(TMP, "merged.json")))
+
+    def test_an_interrupted_shard_merges_as_incomplete(self):
+        cut = self.doctored("cut.json", SHARDS[1], lambda d: (d.update(complete=False, stopped_by="SIGINT"),
+                                                               d["results"].pop()))
+        r, merged = self.merge(SHARDS[0], cut, SHARDS[2], expect=1)
+        self.assertFalse(merged["complete"])
+        self.assertEqual(len(merged["results"]), len(WHOLE["results"]) - 1)
+        self.assertIn("incomplete", r.stderr)
+
+
+class Devices(unittest.TestCase):
+    TWO = {"WAVEBENCH_CPU_DEVICES": "2"}
+
+    def test_two_devices_run_every_configuration_once_each_problem_on_one(self):
+        doc = run(SUITE_FILE, os.path.join(TMP, "two.json"), "--devices", "all", env=self.TWO)
+        self.assertEqual([d["ordinal"] for d in doc["devices"]], [0, 1])
+        self.assertTrue(all(d["host"] for d in doc["devices"]))
+        self.assertEqual([key(r) for r in doc["results"]], [key(r) for r in WHOLE["results"]])
+        self.assertTrue(all(r["status"] in ("verified", "skipped") for r in doc["results"]))
+        on = {}
+        for r in doc["results"]:
+            on.setdefault(problem(r), set()).add(r["device_index"])
+        self.assertTrue(all(len(d) == 1 for d in on.values()), on)
+        self.assertEqual(set().union(*on.values()), {0, 1}, "one device did all the work")
+        self.assertEqual(len(doc["isolation"]["per_device"]), 2)
+
+    def test_a_list_of_devices_is_checked(self):
+        r = wb("run", SUITE_FILE, "--platform", "cpu", "--devices", "0,5", "--no-ceilings", env=self.TWO)
+        self.assertEqual(r.returncode, 4, r.stderr)
+        self.assertIn("5", r.stderr)
+        for spec, needle in [("0,0", "twice"), ("x", "no device index"), ("0,", "no device index")]:
+            r = wb("run", SUITE_FILE, "--platform", "cpu", "--devices", spec, "--dry-run", env=self.TWO)
+            self.assertEqual(r.returncode, 2, spec + r.stderr)
+            self.assertIn(needle, r.stderr, spec)
+        r = wb("run", SUITE_FILE, "--platform", "cpu", "--devices", "all", "--in-process", "--dry-run", env=self.TWO)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--in-process runs on one device", r.stderr)
+
+    def test_one_device_names_itself(self):
+        self.assertEqual(len(WHOLE["devices"]), 1)
+        self.assertEqual(WHOLE["devices"][0]["ordinal"], 0)
+        self.assertTrue(all(r["device_index"] == 0 for r in WHOLE["results"]))
+
+
+if __name__ == "__main__":
+    unittest.main(argv=sys.argv[:1], verbosity=2)
