@@ -387,7 +387,7 @@ struct cpu_devices {
     size_t asked = env_size("WAVEBENCH_CPU_DEVICES", 1);
     std::vector<int> cpus = device_cpus(asked);
     int count = int(std::clamp<size_t>(asked, 1, std::max<size_t>(cpus.size(), 1)));
-    int current = 0;
+    int current = -1; // none set yet: the process's own CPUs (hipSetDevice(0) narrows to device 0's)
 };
 cpu_devices& devices()
 {
@@ -1238,7 +1238,7 @@ hipError_t hipGetDeviceCount(int* count)
 hipError_t hipGetDevice(int* device)
 {
     if (!device) return fail(hipErrorInvalidValue);
-    *device = devices().current;
+    *device = std::max(devices().current, 0);
     return hipSuccess;
 }
 
@@ -1284,7 +1284,7 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t* p, int device)
     const std::string khz = read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
     p->clockRate = !khz.empty() ? std::atoi(khz.c_str()) : int(std::atof(cpuinfo_field("cpu MHz").c_str()) * 1000);
     const cpu_devices& d = devices();
-    p->multiProcessorCount = device == d.current ? int(the_pool().size())
+    p->multiProcessorCount = device == std::max(d.current, 0) ? int(the_pool().size())
                                                  : int(d.cpus.size() * size_t(device + 1) / size_t(d.count) -
                                                        d.cpus.size() * size_t(device) / size_t(d.count));
     p->maxBlocksPerMultiProcessor = 1; // a worker runs one block at a time
