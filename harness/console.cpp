@@ -139,6 +139,7 @@ nlohmann::ordered_json row_json(const result& r)
     const kernel_report* k = r.kernels.empty() ? nullptr : &r.kernels.front();
     const bool occ = k && k->occ;
     return {{"status", to_string(r.st)},
+            {"device", r.device_index},
             {"time_ms", measured ? nlohmann::ordered_json(r.time_ms.median) : nullptr},
             {"rel_stddev", measured ? nlohmann::ordered_json(r.time_ms.rel_stddev) : nullptr},
             {"wall_ms", measured ? nlohmann::ordered_json(r.wall_ms.median) : nullptr},
@@ -191,10 +192,11 @@ struct console_table::layout {
     std::vector<std::string> constants; // those with one value in the table, "name=value"
     bool ceil = false, base = false, model = false, model_issue = false, lib = false;
     bool limiter = true;                // the occupancy says what limits it
+    bool device = false;                // a run on several devices: the device of each row
     std::vector<column> columns;        // variant, the parameters, then the figures
 
     /// Of configurations [first, last) of one family.
-    layout(const std::vector<config>& planned, size_t first, size_t last, const ceilings& known);
+    layout(const std::vector<config>& planned, size_t first, size_t last, const ceilings& known, bool device);
     /// The widest a row can be.
     size_t width() const
     {
@@ -211,8 +213,9 @@ private:
     void fit(const std::vector<size_t>& values_w);
 };
 
-console_table::layout::layout(const std::vector<config>& planned, size_t first, size_t last, const ceilings& known)
-    : fam(planned[first].plug->fam)
+console_table::layout::layout(const std::vector<config>& planned, size_t first, size_t last, const ceilings& known,
+                              bool several_devices)
+    : fam(planned[first].plug->fam), device(several_devices)
 {
     // The parameters in the family's order, then the tunables in the plugins' order; each with
     // its first value, whether it has others, and the widest (of the configurations that have it:
@@ -260,7 +263,8 @@ console_table::layout::layout(const std::vector<config>& planned, size_t first, 
     }
     // The figures, each as wide as its widest value (time_text, a relative stddev below 10000%,
     // digits4 below 10^6, speedup_text, registers below 1000 and more kernels, "64/64 warps") or its head.
-    columns.push_back({"time", 8, false, 2});
+    if (device) columns.push_back({"dev", 3, false, 2});
+    columns.push_back({"time", 8, false, device ? 1u : 2u});
     columns.push_back({"±", 5, false, 1});
     columns.push_back({fam->metric.unit, std::max<size_t>(6, width_of(fam->metric.unit)), false, 1});
     if (ceil) columns.push_back({"%ceil", 5, false, 1});
@@ -306,6 +310,7 @@ std::vector<std::string> console_table::layout::cells(const result& r) const
         const value* v = param_of(r, name);
         c.push_back(v ? to_string(*v) : "-");
     }
+    if (device) c.push_back(std::to_string(r.device_index));
     const bool measured = r.time_ms.samples > 0;
     c.push_back(measured ? time_text(r.time_ms.median) : "-");
     const double rsd = 100 * r.time_ms.rel_stddev;
@@ -333,7 +338,7 @@ std::string console_table::layout::line(const std::vector<std::string>& cells) c
 }
 
 console_table::console_table(std::ostream& os, const std::vector<config>& planned, table_format f,
-                             const ceilings& known)
+                             const ceilings& known, size_t devices)
     : os_(os), format_(f), table_of_(planned.size())
 {
     // Each benchmark's configurations, joined with the next benchmark's where that is the same
@@ -346,10 +351,10 @@ console_table::console_table(std::ostream& os, const std::vector<config>& planne
         };
         size_t last = end_of(first);
         while (last < planned.size() && planned[last].plug->fam == planned[first].plug->fam &&
-               layout(planned, first, end_of(last), known).width() <= console_width)
+               layout(planned, first, end_of(last), known, devices > 1).width() <= console_width)
             last = end_of(last);
         std::fill(table_of_.begin() + long(first), table_of_.begin() + long(last), tables_.size());
-        tables_.emplace_back(planned, first, last, known);
+        tables_.emplace_back(planned, first, last, known, devices > 1);
         first = last;
     }
     if (format_ != table_format::csv) return;

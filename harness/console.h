@@ -23,8 +23,10 @@ inline constexpr size_t console_width = 120;
 /// that vary in it as columns, and those with one value in its heading line.
 class console_table {
 public:
-    /// `known`: the machine's ceilings (a family without its ceiling gets no %ceil column).
-    console_table(std::ostream& os, const std::vector<config>& planned, table_format f, const ceilings& known);
+    /// `known`: the machine's ceilings (a family without its ceiling gets no %ceil column);
+    /// `devices`: how many the run uses (more than one: a `dev` column, each row's device).
+    console_table(std::ostream& os, const std::vector<config>& planned, table_format f, const ceilings& known,
+                  size_t devices = 1);
     ~console_table();
     /// The result of planned[index]; a table's heading and header come before its first row.
     void row(size_t index, const result& r);

@@ -243,7 +243,7 @@ int run_command(const platform_options& po, const run_options& o, const std::str
     print_heading(info, ctx, configs.size(), used, *p);
 
     install_interrupt_handlers(); // from here on, SIGINT and SIGTERM stop after the current configuration
-    console_table table(std::cout, configs, o.format, c);
+    console_table table(std::cout, configs, o.format, c, devices.size());
     progress_line progress(std::cerr, configs, ::isatty(STDERR_FILENO));
     const auto results = r.run(
         configs, ctx.settings,

@@ -221,7 +221,14 @@ class Devices(unittest.TestCase):
     TWO = {"WAVEBENCH_CPU_DEVICES": "2"}
 
     def test_two_devices_run_every_configuration_once_each_problem_on_one(self):
-        doc = run(SUITE_FILE, os.path.join(TMP, "two.json"), "--devices", "all", env=self.TWO)
+        out = os.path.join(TMP, "two.json")
+        r = wb("run", SUITE_FILE, "--platform", "cpu", "--no-ceilings", "--out", out, "--devices", "all",
+               "--format", "json", env=self.TWO)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        doc = load(out)
+        lines = [json.loads(l) for l in r.stdout.splitlines()]  # as each finished: the device of each
+        self.assertEqual(sorted((key(x), x["device"]) for x in lines),
+                         sorted((key(x), x["device_index"]) for x in doc["results"]))
         self.assertEqual([d["ordinal"] for d in doc["devices"]], [0, 1])
         self.assertTrue(all(d["host"] for d in doc["devices"]))
         self.assertEqual([key(r) for r in doc["results"]], [key(r) for r in WHOLE["results"]])
@@ -232,6 +239,14 @@ class Devices(unittest.TestCase):
         self.assertTrue(all(len(d) == 1 for d in on.values()), on)
         self.assertEqual(set().union(*on.values()), {0, 1}, "one device did all the work")
         self.assertEqual(len(doc["isolation"]["per_device"]), 2)
+
+    def test_the_table_names_each_rows_device(self):
+        r = wb("run", SUITE_FILE, "--platform", "cpu", "--no-ceilings", "--no-history", "--filter", "conv/*",
+               "--devices", "0,1", "--out", os.path.join(TMP, "two-table.json"), env=self.TWO)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("devices 0 (", r.stdout)
+        header = next(l for l in r.stdout.splitlines() if l.startswith("variant"))
+        self.assertIn(" dev ", header)
 
     def test_a_list_of_devices_is_checked(self):
         r = wb("run", SUITE_FILE, "--platform", "cpu", "--devices", "0,5", "--no-ceilings", env=self.TWO)
