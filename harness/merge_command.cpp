@@ -151,7 +151,7 @@ int merge_command(const merge_options& o)
                                     std::to_string(planned) + ": they are not the shards of one run");
 
     json doc = first.doc;
-    doc.erase("shard");
+    doc["shard"] = nullptr; // the whole run
     doc["command"] = [&] {
         std::string c = "wavebench merge";
         for (const auto& i : o.inputs) c += " " + i;

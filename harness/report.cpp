@@ -184,11 +184,11 @@ nlohmann::json results_document(const run_context& ctx, const std::vector<result
             {"plugins_rejected", rejections_json(ctx.rejected)},
             {"devices", devices},
             {"results", rows}};
-    if (ctx.shard.count)
-        doc["shard"] = {{"index", ctx.shard.index},
-                        {"count", ctx.shard.count},
-                        {"plan_configs", ctx.plan_configs},
-                        {"plan_digest", ctx.plan_digest}};
+    doc["shard"] = ctx.shard.count ? nlohmann::json{{"index", ctx.shard.index},
+                                                    {"count", ctx.shard.count},
+                                                    {"plan_configs", ctx.plan_configs},
+                                                    {"plan_digest", ctx.plan_digest}}
+                                   : nlohmann::json(); // a whole run
     return doc;
 }
 

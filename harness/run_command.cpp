@@ -192,10 +192,24 @@ int run_command(const platform_options& po, const run_options& o, const std::str
         wpo.device = devices[k].ordinal;
         execs.push_back(std::make_unique<worker_executor>(wpo, static_cast<const worker_executor&>(*execs[0])));
     }
-    const ceilings c = o.no_ceilings ? ceilings{} : get_ceilings(p, o.reprobe);
+    // Each device's ceilings: measured (or read from the cache) once per device model.
+    std::vector<ceilings> per_device(devices.size());
+    for (size_t k = 0; k < devices.size() && !o.no_ceilings; ++k) {
+        const auto same = std::find_if(devices.begin(), devices.begin() + long(k), [&](const run_device& d) {
+            return std::string(d.info.name) == devices[k].info.name && std::string(d.info.arch) == devices[k].info.arch;
+        });
+        if (same != devices.begin() + long(k)) {
+            per_device[k] = per_device[size_t(same - devices.begin())];
+            continue;
+        }
+        if (k > 0) p->init(devices[k].ordinal, warp);
+        per_device[k] = get_ceilings(p, o.reprobe);
+    }
+    if (devices.size() > 1) p->init(devices[0].ordinal, warp);
+    const ceilings& c = per_device[0];
     std::vector<executor*> exec_list;
     for (auto& e : execs) exec_list.push_back(e.get());
-    runner r(exec_list, c);
+    runner r(exec_list, per_device);
     r.set_amd_static(o.amd_static);
     auto describe = [&] {
         if (execs.size() == 1) return execs[0]->describe();

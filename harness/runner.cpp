@@ -42,9 +42,10 @@ void runner::finish(const config& c, result r, std::vector<result>& results, siz
     r.plan_index = c.index;
     r.message = shown(r.message, 4096); // a plugin's words: printable and bounded on the console and in JSON
     if (amd_static_) amd_figures_.attach(c, r.kernels);
+    const ceilings& known = ceilings_.at(size_t(r.device_index)); // of the result's own device
     if (r.st == status::verified && r.time_ms.median > 0)
-        if (auto it = ceilings_.find(ceiling_for(ceilings_, fam.metric.ceiling, r.working_set_bytes));
-            it != ceilings_.end() && it->second.value > 0) {
+        if (auto it = known.find(ceiling_for(known, fam.metric.ceiling, r.working_set_bytes));
+            it != known.end() && it->second.value > 0) {
             r.ceiling = it->first;
             r.fraction_of_ceiling = r.metric_value / it->second.value;
         }

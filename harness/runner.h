@@ -13,9 +13,12 @@ namespace wb {
 
 class runner {
 public:
-    /// One executor per device (--devices); the first alone without it.
-    runner(std::vector<executor*> devices, ceilings c) : devices_(std::move(devices)), ceilings_(std::move(c)) {}
-    runner(executor& e, ceilings c) : runner(std::vector<executor*>{&e}, std::move(c)) {}
+    /// One executor per device (--devices), each with its device's ceilings; the first alone without it.
+    runner(std::vector<executor*> devices, std::vector<ceilings> c) : devices_(std::move(devices)), ceilings_(std::move(c))
+    {
+        ceilings_.resize(devices_.size());
+    }
+    runner(executor& e, ceilings c) : runner(std::vector<executor*>{&e}, std::vector<ceilings>{std::move(c)}) {}
 
     /// Sees each result as soon as it exists, with all the results so far.
     using on_result = std::function<void(const result&, const std::vector<result>&)>;
@@ -37,7 +40,7 @@ private:
     void finish(const config& c, result r, std::vector<result>& results, size_t& group_begin, const on_result& done);
 
     std::vector<executor*> devices_;
-    ceilings ceilings_;
+    std::vector<ceilings> ceilings_; // per device
     bool amd_static_ = false;
     amd_static_figures amd_figures_;
     size_t group_ = size_t(-1); // the group of the last result handed on

@@ -320,6 +320,8 @@ class Rendered(unittest.TestCase):
     def test_two_runs_that_cannot_be_compared(self):
         other = copy.deepcopy(self.runs[1])
         other["device"]["name"] = "Another Device 9000"
+        for d in other["devices"]:
+            d["name"] = "Another Device 9000"
         save(other, "other.json")
         r = report(path("r1.json"), path("other.json"), "-o", path("refused.html"))
         self.assertIn("cannot be compared", r.stderr)
