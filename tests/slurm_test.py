@@ -4,9 +4,11 @@ Debian's slurm-wlm and munge, every file of theirs in a temporary folder, on fre
 of 4 configurations submitted by tools/slurm/submit.sh as an array of 3 shards on the cpu platform
 and a merge job after it. Checks that every array task left its shard, that the shards are the
 unsharded run's configurations, that the merge job completed and recorded the whole run once in
-the jobs' history; and, a second time with shard 2 failing on purpose, that the merge job still
-runs (afterany) and refuses (exit 2), naming the missing shard. The job folder and the suite have
-spaces in their paths. Skipped (77), with the daemons' own words, only where they cannot start.
+the jobs' history; a second time with shard 2 failing on purpose, that the merge job still runs
+(afterany) and refuses (exit 2), naming the missing shard; and a shard cancelled halfway
+(scancel) keeps what it measured, which merges as an incomplete run (exit 1). The job folders and
+the suites have spaces in their paths. Skipped (77), with the daemons' own words, only where they
+cannot start.
 Usage: slurm_test.py BUILD_DIR SOURCE_DIR"""
 import json
 import os
@@ -39,6 +41,19 @@ seed = 11
 family = "reduce"
 variants = ["tree", "atomic"]
 n = [1000, 4099]
+"""
+
+# 20 configurations of some 0.75 s each: long enough to be cancelled halfway.
+LONG_SUITE = """[suite]
+name = "slurm-cut"
+repetitions = 20
+warmup = 1
+seed = 3
+
+[[benchmark]]
+family = "reduce"
+variants = ["tree", "atomic"]
+n = [100000, 200000, 300000, 400000, 500000, 600000, 700000, 800000, 900000, 1000000]
 """
 
 
@@ -221,8 +236,8 @@ def wb(*args, db):
     return subprocess.run([WB, *args], capture_output=True, text=True, cwd=TMP, env=e, timeout=600)
 
 
-def submit(out, db, wavebench=WB):
-    r = CLUSTER.slurm(SUBMIT, SUITE_FILE, "--shards", str(SHARDS), "--platform", "cpu", "--out", out,
+def submit(out, db, wavebench=WB, suite=None, shards=SHARDS):
+    r = CLUSTER.slurm(SUBMIT, suite or SUITE_FILE, "--shards", str(shards), "--platform", "cpu", "--out", out,
                       "--wavebench", wavebench, "--", "--no-ceilings",
                       env={"WAVEBENCH_DB": db, "WAVEBENCH_CACHE_DIR": CACHE})
     assert r.returncode == 0, f"submit.sh exited {r.returncode}\n{r.stdout}{r.stderr}"
@@ -253,7 +268,28 @@ def setUpModule():
     BAD["array"], BAD["merge"] = submit(BAD["out"], BAD["db"], wavebench=failing)
     JOBS.extend([GOOD["array"], GOOD["merge"], BAD["array"], BAD["merge"]])
 
+    # One shard of a longer suite, cancelled once it has started measuring: scancel's SIGTERM
+    # makes wavebench stop after its current configuration and write what it has.
+    long_suite = os.path.join(TMP, "long suite.toml")
+    with open(long_suite, "w") as f:
+        f.write(LONG_SUITE)
+    CUT.update(out=os.path.join(TMP, "jobs", "cancelled run"), db=os.path.join(TMP, "cut history.db"))
+    CUT["array"], CUT["merge"] = submit(CUT["out"], CUT["db"], suite=long_suite, shards=1)
+    JOBS.extend([CUT["array"], CUT["merge"]])
+    running = os.path.join(CUT["out"], ".shard-1-of-1.json.running")
     deadline = time.monotonic() + JOB_TIMEOUT
+    def measuring():
+        try:
+            return bool(load(running)["results"])  # replaced by a rename: never half written
+        except OSError:
+            return False
+
+    while not measuring():
+        assert time.monotonic() < deadline, "the long shard never started:\n" + logs(CUT)
+        time.sleep(0.2)
+    c = CLUSTER.slurm("scancel", CUT["array"])
+    assert c.returncode == 0, c.stderr
+
     while True:
         q = CLUSTER.slurm("squeue", "-h", "-o", "%i %T %r", "-j", ",".join(JOBS))
         if q.returncode == 0 and not q.stdout.strip():
@@ -326,6 +362,22 @@ class AShardFails(unittest.TestCase):
         self.assertFalse(os.path.exists(BAD["db"]) and json.loads(wb("history", "--json", db=BAD["db"]).stdout))
 
 
+class AShardIsCancelled(unittest.TestCase):
+    def test_the_cancelled_shard_keeps_what_it_measured_and_merges_as_incomplete(self):
+        [task] = CLUSTER.job(CUT["array"])
+        self.assertEqual(task["JobState"], "CANCELLED", logs(CUT))
+        shard = load(os.path.join(CUT["out"], "shard-1-of-1.json"))
+        self.assertIs(shard["complete"], False)
+        self.assertEqual(shard.get("stopped_by"), "SIGTERM")
+        self.assertTrue(0 < len(shard["results"]) < 20, len(shard["results"]))
+        [merge] = CLUSTER.job(CUT["merge"])
+        self.assertEqual((merge["JobState"], merge["ExitCode"]), ("FAILED", "1:0"), logs(CUT))
+        merged = load(os.path.join(CUT["out"], "merged.json"))
+        self.assertIs(merged["complete"], False)
+        self.assertEqual(len(merged["results"]), len(shard["results"]))
+        self.assertIn("incomplete", tail(os.path.join(CUT["out"], "logs", "merge.out"), 40))
+
+
 class SubmitScript(unittest.TestCase):
     def dry(self, *args):
         r = CLUSTER.slurm(SUBMIT, SUITE_FILE, "--dry-run", "--wavebench", WB, *args)
@@ -378,6 +430,7 @@ def main():
 
 
 JOBS = []
+CUT = {}
 
 if __name__ == "__main__":
     sys.exit(main())
