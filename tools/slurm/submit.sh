@@ -37,7 +37,7 @@ absolute() {
 }
 
 here=$(cd -- "$(dirname -- "$0")" && pwd)
-suite= shards=4 platform= out= wavebench=${WAVEBENCH:-} partition= time=02:00:00 gres=default cpus=
+suite='' shards=4 platform='' out='' wavebench=${WAVEBENCH:-} partition='' time=02:00:00 gres=default cpus=''
 dry=0
 extra_sbatch=() merge_args=()
 while [ $# -gt 0 ]; do

@@ -21,7 +21,7 @@ usage() {
     exit 2
 }
 
-merge=0 wavebench= shards= out= suite=
+merge=0 wavebench='' shards='' out='' suite=''
 while [ $# -gt 0 ]; do
     case "$1" in
         --merge) merge=1; shift ;;
@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
         *) [ -z "$suite" ] || usage; suite=$1; shift ;;
     esac
 done
-[ -n "$wavebench" ] && [ -n "$shards" ] && [ -n "$out" ] || usage
+if [ -z "$wavebench" ] || [ -z "$shards" ] || [ -z "$out" ]; then usage; fi
 case "$shards" in '' | *[!0-9]*) echo "$0: --shards wants a number, not '$shards'" >&2; exit 2 ;; esac
 if [ ! -x "$wavebench" ]; then
     echo "$0: $wavebench is not an executable on $(hostname): the wavebench binary must be on a" \
