@@ -11,6 +11,7 @@
 
 PACKAGES := cmake ninja-build g++ python3 libboost-dev libboost-test-dev libboost-context-dev \
             libxsimd-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev \
+            libpq-dev postgresql \
             hipcc libamdhip64-dev librocprim-dev libamd-comgr-dev libelf-dev clang-15 chromium
 PRESET   := release
 RESULTS  := build/results/quick.json
