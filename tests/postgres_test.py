@@ -2,8 +2,8 @@
 """The run history in PostgreSQL (docs/history.md): a real temporary server on localhost with a
 password-authenticated user; two `run`s recording into it at once, `history`, `compare`, `report`
 and --mark-baseline reading from it, the password nowhere in what wavebench prints, writes or
-records, a wrong password refused without echoing it, and the installed wavebench finding the
-module (and saying what is missing without it). Skipped (77) only where the PostgreSQL server's
+records, a wrong password refused without echoing it, the installed wavebench finding the module
+(and saying what is missing without it), and `merge` recording into it. Skipped (77) only where the PostgreSQL server's
 programs are not installed. Usage: postgres_test.py BUILD_DIR CMAKE"""
 import glob
 import json
@@ -186,6 +186,17 @@ class Postgres(unittest.TestCase):
         p = wb("history", "--unmark-baseline", "2")
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual([r["id"] for r in listed() if r["baseline"]], [])
+        # Marks from several processes at once: each one transaction, one baseline in the end.
+        e = dict(os.environ, WAVEBENCH_DB=url())
+        procs = [subprocess.Popen([WB, "history", "--mark-baseline", str(1 + i % 2)], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, env=e) for i in range(6)]
+        for p in procs:
+            out, err = p.communicate(timeout=120)
+            SEEN.append(("mark", out + err))
+            self.assertEqual(p.returncode, 0, err)
+        self.assertEqual(len([r for r in listed() if r["baseline"]]), 1)
+        p = wb("history", "--unmark-baseline", str([r["id"] for r in listed() if r["baseline"]][0]))
+        self.assertEqual(p.returncode, 0, p.stderr)
         p = wb("history", "--mark-baseline", "99")
         self.assertEqual(p.returncode, 2)
         self.assertIn("no run 99", p.stderr)
@@ -248,6 +259,24 @@ class Postgres(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("PostgreSQL history is not built here", p.stderr)
         self.assertIn("libpq-dev", p.stderr)
+
+    def test_9_merge_records(self):
+        # Shards of one run, written anywhere (a GPU machine without libpq: --no-history), merged
+        # and recorded into the fleet's database.
+        shards = []
+        for i in (1, 2):
+            shards.append(os.path.join(TMP.name, "shard%d.json" % i))
+            p = subprocess.run(run_cmd("shard%d.json" % i, "--shard", "%d/2" % i, "--no-history"),
+                               capture_output=True, text=True, cwd=TMP.name, timeout=300)
+            self.assertEqual(p.returncode, 0, p.stderr)
+        p = wb("merge", *shards, "-o", os.path.join(TMP.name, "merged.json"), "--db", url())
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("history: run 3", p.stdout)
+        runs = listed()
+        self.assertEqual([r["id"] for r in runs], [3, 2, 1])
+        self.assertEqual(runs[0]["configs"], 2)
+        for args, text in SEEN:
+            self.assertNotIn(PASSWORD, text, args)
 
 
 if __name__ == "__main__":
