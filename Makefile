@@ -6,8 +6,9 @@
 #   make asan   build with AddressSanitizer + UBSan (cpu only, build-asan/) and run every test
 #   make fuzz   build the libFuzzer targets with clang (build-fuzz/), fuzz each a while (tests/fuzz/README.md)
 # Both install missing Debian 12 packages with apt-get (as root, or through sudo): chromium for the
-# report's test; Debian's nodejs and npm only where there is no npm (the build vendors the report's
-# Vega from the npm registry; a Node.js from elsewhere brings its own npm).
+# report's test; libpq-dev for the PostgreSQL history's module and postgresql for its test; Debian's
+# nodejs and npm only where there is no npm (the build vendors the report's Vega from the npm
+# registry; a Node.js from elsewhere brings its own npm).
 
 PACKAGES := cmake ninja-build g++ python3 libboost-dev libboost-test-dev libboost-context-dev \
             libxsimd-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev \

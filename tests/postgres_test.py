@@ -89,7 +89,8 @@ def setUpModule():
         print("skipped: no PostgreSQL server programs (/usr/lib/postgresql/*/bin/initdb; Debian: apt-get install "
               "postgresql)")
         sys.exit(77)
-    TMP = tempfile.TemporaryDirectory(prefix="wavebench-pg-")
+    # As root, in /tmp: the server's user must reach it (TMPDIR may be root's own 0700 folder).
+    TMP = tempfile.TemporaryDirectory(prefix="wavebench-pg-", dir="/tmp" if os.geteuid() == 0 else None)
     # Cleanups run even where setUpModule fails (tearDownModule would not), the server's stop first.
     unittest.addModuleCleanup(TMP.cleanup)
     os.chmod(TMP.name, 0o755)
