@@ -6,14 +6,15 @@
 #   make asan   build with AddressSanitizer + UBSan (cpu only, build-asan/) and run every test
 #   make fuzz   build the libFuzzer targets with clang (build-fuzz/), fuzz each a while (tests/fuzz/README.md)
 # Both install missing Debian 12 packages with apt-get (as root, or through sudo): chromium for the
-# report's test; slurm-wlm and munge for tools/slurm's test (a one-node Slurm); Debian's nodejs
-# and npm only where there is no npm (the build vendors the report's Vega from the npm registry; a
-# Node.js from elsewhere brings its own npm).
+# report's test; libpq-dev for the PostgreSQL history's module and postgresql for its test;
+# slurm-wlm and munge for tools/slurm's test (a one-node Slurm); Debian's nodejs and npm only
+# where there is no npm (the build vendors the report's Vega from the npm registry; a Node.js from
+# elsewhere brings its own npm).
 
 PACKAGES := cmake ninja-build g++ python3 libboost-dev libboost-test-dev libboost-context-dev \
             libxsimd-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev \
-            hipcc libamdhip64-dev librocprim-dev libamd-comgr-dev libelf-dev clang-15 chromium \
-            slurm-wlm munge
+            libpq-dev postgresql slurm-wlm munge \
+            hipcc libamdhip64-dev librocprim-dev libamd-comgr-dev libelf-dev clang-15 chromium
 PRESET   := release
 RESULTS  := build/results/quick.json
 FUZZ_SECONDS := 60

@@ -4,7 +4,8 @@
 #
 #   P/bin/wavebench, wavebench-hipcc and wavebench-hip-rewrite (HIP programs for the cpu platform)
 #   P/lib/wavebench/lib/          libwavebench_platform_<platform>.so, libwavebench_hip_cpu.so (the cpu
-#                                 HIP runtime), libwavebench_amd_inspect.so (where built), bundled/
+#                                 HIP runtime), libwavebench_amd_inspect.so and
+#                                 libwavebench_history_postgres.so (where built), bundled/
 #   P/lib/wavebench/plugins/<platform>/<family>_<variant>.so
 #   P/include/wavebench/          plugin.h, params.h, families/<family>.h, ... (core/include/wavebench)
 #   P/include/wavebench/platforms/cpu/include/hip/hip_runtime.h     (and nvidia/, where built), with
@@ -32,9 +33,11 @@ foreach(platform IN LISTS WAVEBENCH_PLATFORMS)
     install(TARGETS wavebench_platform_${platform} LIBRARY DESTINATION ${root}/lib)
   endif()
 endforeach()
-if(TARGET wavebench_amd_inspect)
-  install(TARGETS wavebench_amd_inspect LIBRARY DESTINATION ${root}/lib)
-endif()
+foreach(module IN ITEMS wavebench_amd_inspect wavebench_history_postgres)
+  if(TARGET ${module})
+    install(TARGETS ${module} LIBRARY DESTINATION ${root}/lib)
+  endif()
+endforeach()
 install(DIRECTORY ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/bundled/ DESTINATION ${root}/lib/bundled USE_SOURCE_PERMISSIONS)
 # The in-tree plugins: plugins/CMakeLists.txt (wavebench_add_plugin ... INSTALL_DESTINATION).
 

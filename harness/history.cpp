@@ -3,8 +3,13 @@
 // files, run ids, latest, previous, baseline.
 #include "harness/history.h"
 
+#include "harness/db_url.h"
 #include "harness/files.h"
 #include "harness/history_store.h"
+#include "harness/platform.h"
+
+#include <boost/dll/shared_library.hpp>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -20,26 +25,10 @@ namespace {
 /// A results document may be large: every sample of every configuration.
 constexpr uint64_t results_input_limit = uint64_t(256) << 20;
 
-bool is_postgres(const std::string& s)
-{
-    return s.rfind("postgresql://", 0) == 0 || s.rfind("postgres://", 0) == 0;
-}
-
-std::string refuse_postgres(const std::string& s)
-{
-    return is_postgres(s) ? "PostgreSQL history is not built in yet: give --db a file (an SQLite database)" : "";
-}
-
 std::string env(const char* name)
 {
     const char* v = std::getenv(name);
     return v ? v : "";
-}
-
-/// The history's store; with `create` false, nullptr where it does not exist yet.
-std::unique_ptr<history_store> open_history(const std::string& db_option, bool create)
-{
-    return open_sqlite_history(history_path(db_option), create); // a PostgreSQL URL is refused before
 }
 
 /// The suite, platform and device a run is compared within.
@@ -94,29 +83,23 @@ bool is_run_id(const std::string& s)
 } // namespace
 
 const CLI::Validator history_db{[](std::string& s) -> std::string {
-                                    if (s.empty()) return "an empty path: name a file";
-                                    return refuse_postgres(s);
+                                    return s.empty() ? "an empty path: name a file or a postgresql:// URL" : "";
                                 },
-                                "FILE"};
+                                "FILE|URL"};
 
 void add_db_option(CLI::App* cmd, std::string& db, const std::string& what)
 {
     cmd->add_option("--db", db,
-                    what + " this history database (default: WAVEBENCH_DB, else $XDG_DATA_HOME/wavebench/history.db, "
-                           "else ~/.local/share/wavebench/history.db)")
+                    what + " this history database: an SQLite file, or postgresql://USER@HOST[:PORT]/DB (the "
+                           "password from PGPASSWORD or ~/.pgpass); default: WAVEBENCH_DB, else "
+                           "$XDG_DATA_HOME/wavebench/history.db, else ~/.local/share/wavebench/history.db")
         ->check(history_db);
 }
 
 std::string history_path(const std::string& db_option)
 {
-    std::string path = db_option;
-    const char* from = "--db";
-    if (path.empty()) path = env("WAVEBENCH_DB"), from = "WAVEBENCH_DB";
-    if (!path.empty()) {
-        if (const std::string why = refuse_postgres(path); !why.empty())
-            throw std::invalid_argument(std::string(from) + " " + shown(path, 200) + ": " + why);
-        return path;
-    }
+    if (!db_option.empty()) return db_option;
+    if (std::string path = env("WAVEBENCH_DB"); !path.empty()) return path;
     // XDG: a relative XDG_DATA_HOME is to be ignored.
     if (const std::string xdg = env("XDG_DATA_HOME"); !xdg.empty() && xdg[0] == '/')
         return (std::filesystem::path(xdg) / "wavebench" / "history.db").string();
@@ -125,14 +108,53 @@ std::string history_path(const std::string& db_option)
     throw std::invalid_argument("no place for the history: neither --db, WAVEBENCH_DB, XDG_DATA_HOME nor HOME is set");
 }
 
+std::string history_shown(const std::string& db_option)
+{
+    return shown(redact_urls(history_path(db_option)), 200);
+}
+
+std::unique_ptr<history_store> open_history(const std::string& db_option, bool create)
+{
+    const std::string where = history_path(db_option);
+    return is_postgres_url(where) ? open_postgres_history(where, create) : open_sqlite_history(where, create);
+}
+
+std::unique_ptr<history_store> open_postgres_history(const std::string& url, bool create)
+{
+    // Loaded once and kept loaded: the stores it makes run its code.
+    struct module {
+        boost::dll::shared_library lib;
+        history_store* (*open)(const std::string&, bool) = nullptr;
+    };
+    static const module m = [] {
+        const auto path = platform::build_dir() / "lib" / WB_HISTORY_POSTGRES_MODULE;
+        if (!std::filesystem::exists(path))
+            throw std::runtime_error("PostgreSQL history is not built here (" + path.string() +
+                                     " is missing): build wavebench with libpq (Debian: apt-get install libpq-dev, "
+                                     "cmake -DWAVEBENCH_ENABLE_POSTGRES=ON), or give --db a file (an SQLite database)");
+        boost::dll::fs::error_code ec;
+        module x;
+        namespace mode = boost::dll::load_mode;
+        x.lib = boost::dll::shared_library(path, mode::rtld_now | mode::rtld_local, ec);
+        if (ec) {
+            const char* why = dlerror();
+            throw std::runtime_error("cannot load " + path.string() + ": " + (why ? why : ec.message()) +
+                                     " (the PostgreSQL history needs libpq; Debian: apt-get install libpq5)");
+        }
+        x.open = &x.lib.get<history_store*(const std::string&, bool)>(WB_HISTORY_POSTGRES_ENTRY);
+        return x;
+    }();
+    return std::unique_ptr<history_store>(m.open(url, create));
+}
+
 std::optional<int64_t> record_run(const std::string& db_option, const nlohmann::json& doc,
                                   const std::string& results_file)
 {
     try {
         return open_history(db_option, true)->record(doc);
     } catch (const std::exception& e) {
-        std::cerr << "warning: the run was not recorded in the history DB: " << e.what() << "; the results are in "
-                  << results_file << "\n";
+        std::cerr << "warning: the run was not recorded in the history DB: " << redact_urls(e.what())
+                  << "; the results are in " << results_file << "\n";
         return std::nullopt;
     }
 }
@@ -145,7 +167,7 @@ std::vector<run_input> load_run_inputs(const std::vector<std::string>& args, con
         if (!opened) store = open_history(db_option, false), opened = true;
         return store.get();
     };
-    auto where = [&] { return "the history (" + shown(history_path(db_option), 200) + ")"; };
+    auto where = [&] { return "the history (" + history_shown(db_option) + ")"; };
     auto load = [&](const run_summary& run, const std::string& how) {
         return run_input{"run " + std::to_string(run.id) + (how.empty() ? "" : " (" + how + ")"),
                          history()->load(run.id), run.id};

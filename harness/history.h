@@ -1,4 +1,4 @@
-// The run history: every `wavebench run` recorded in an embedded SQLite database (docs/history.md),
+// The run history: every `wavebench run` recorded in an SQLite or PostgreSQL database (docs/history.md),
 // where it lives, the `history` command, and the runs that `compare` and `report` take from it by
 // id or by name (latest, previous, baseline) in place of results files.
 #pragma once
@@ -8,11 +8,14 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace wb {
+
+class history_store;
 
 /// One run given on the command line: a results file, or a run of the history.
 struct run_input {
@@ -44,7 +47,7 @@ std::vector<run_input> history_runs(const std::string& db_option, const std::str
 std::optional<int64_t> record_run(const std::string& db_option, const nlohmann::json& doc,
                                   const std::string& results_file);
 
-/// --db's check: a non-empty path; a PostgreSQL URL is refused (not built in yet).
+/// --db's check: a non-empty path or URL.
 extern const CLI::Validator history_db;
 
 /// Adds --db to a command: `what` the database is for ("record the run in", "run ids and names
@@ -52,9 +55,17 @@ extern const CLI::Validator history_db;
 void add_db_option(CLI::App* cmd, std::string& db, const std::string& what);
 
 /// Where the history is: `db_option` (--db), else $WAVEBENCH_DB, else
-/// $XDG_DATA_HOME/wavebench/history.db, else $HOME/.local/share/wavebench/history.db. Throws
-/// std::invalid_argument for a PostgreSQL URL (not built in yet) or when no location is known.
+/// $XDG_DATA_HOME/wavebench/history.db, else $HOME/.local/share/wavebench/history.db: a file or a
+/// PostgreSQL URL (with its password: never print it, history_shown is for messages). Throws
+/// std::invalid_argument when no location is known.
 std::string history_path(const std::string& db_option);
+
+/// history_path for messages: the password of a URL redacted, printable and bounded.
+std::string history_shown(const std::string& db_option);
+
+/// The history's store (SQLite or PostgreSQL by history_path); with `create` false, nullptr where
+/// it does not exist yet.
+std::unique_ptr<history_store> open_history(const std::string& db_option, bool create);
 
 /// Registers `wavebench history`.
 void add_history_command(CLI::App& app, command_list& commands);

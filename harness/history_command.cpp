@@ -70,13 +70,13 @@ void print_table(const std::vector<run_summary>& runs)
 
 int history_command(const history_options& o)
 {
-    const std::string path = history_path(o.db);
+    const std::string where = history_shown(o.db);
     if (o.mark || o.unmark) {
         const int64_t id = o.mark ? o.mark : o.unmark;
-        auto store = open_sqlite_history(path, false);
+        auto store = open_history(o.db, false);
         const auto run = store ? store->find(id) : std::nullopt;
         if (!run)
-            throw std::invalid_argument("no run " + std::to_string(id) + " in the history (" + shown(path, 200) +
+            throw std::invalid_argument("no run " + std::to_string(id) + " in the history (" + where +
                                         "): `wavebench history` lists the runs");
         run_filter f{.suite = run->suite, .platform = run->platform, .device = run->device, .exact_device = true,
                      .baseline_only = true, .limit = 1};
@@ -92,7 +92,7 @@ int history_command(const history_options& o)
         }
         return exit_ok;
     }
-    const auto store = open_sqlite_history(path, false);
+    const auto store = open_history(o.db, false);
     const auto runs = store ? store->list(o.filter) : std::vector<run_summary>{};
     if (o.json) {
         nlohmann::json j = nlohmann::json::array();
@@ -100,7 +100,7 @@ int history_command(const history_options& o)
         std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else if (runs.empty()) {
         const bool filtered = !o.filter.suite.empty() || !o.filter.device.empty() || !o.filter.platform.empty();
-        std::cout << "no runs" << (filtered ? " that match" : "") << " in the history (" << shown(path, 200)
+        std::cout << "no runs" << (filtered ? " that match" : "") << " in the history (" << where
                   << "); `wavebench run SUITE` records one\n";
     } else {
         print_table(runs);

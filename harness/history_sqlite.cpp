@@ -1,16 +1,17 @@
-// The run history in an SQLite database (the C API of libsqlite3): the schema, in one place with
-// its version (docs/history.md), WAL mode and a busy timeout so that two runs may record at once,
-// and statements with bound parameters only: no SQL is ever made from input.
+// The run history in an SQLite database (the C API of libsqlite3): the schema of history_rows.cpp
+// with its version in PRAGMA user_version (docs/history.md), WAL mode and a busy timeout so that
+// two runs may record at once, and statements with bound parameters only: no SQL is ever made
+// from input.
 #include "harness/history_store.h"
 
 #include "harness/files.h"
+#include "harness/history_rows.h"
 #include "harness/probe.h"
 
 #include <sqlite3.h>
 
 #include <chrono>
 #include <filesystem>
-#include <map>
 #include <stdexcept>
 #include <system_error>
 #include <thread>
@@ -19,65 +20,8 @@ namespace wb {
 
 namespace {
 
-/// PRAGMA user_version of the schema below; a database of a higher one is refused.
-constexpr int schema_version = 1;
-
-constexpr const char* schema = R"sql(
-CREATE TABLE runs (
-    id           INTEGER PRIMARY KEY AUTOINCREMENT,
-    suite        TEXT NOT NULL,
-    suite_file   TEXT NOT NULL,
-    device       TEXT NOT NULL,
-    arch         TEXT NOT NULL,
-    platform     TEXT NOT NULL,
-    toolchain    TEXT NOT NULL,
-    tool_version TEXT NOT NULL,
-    started      TEXT NOT NULL,
-    recorded     TEXT NOT NULL,
-    complete     INTEGER NOT NULL,
-    configs      INTEGER NOT NULL,
-    verified     INTEGER NOT NULL,
-    failed       INTEGER NOT NULL,
-    errors       INTEGER NOT NULL,
-    crashed      INTEGER NOT NULL,
-    timeouts     INTEGER NOT NULL,
-    skipped      INTEGER NOT NULL,
-    baseline     INTEGER NOT NULL DEFAULT 0,
-    document     TEXT NOT NULL
-);
-CREATE INDEX runs_by_group ON runs (suite, platform, device, id);
-CREATE UNIQUE INDEX runs_one_baseline ON runs (suite, platform, device) WHERE baseline;
-CREATE TABLE results (
-    run_id          INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
-    position        INTEGER NOT NULL,
-    family          TEXT NOT NULL,
-    variant         TEXT NOT NULL,
-    params          TEXT NOT NULL,
-    status          TEXT NOT NULL,
-    time_ms         REAL,
-    samples_ms      TEXT NOT NULL,
-    wall_samples_ms TEXT NOT NULL,
-    PRIMARY KEY (run_id, position)
-);
-CREATE INDEX results_by_config ON results (family, variant, params);
-)sql";
-
-constexpr const char* summary_columns =
-    "id, recorded, started, suite, suite_file, platform, device, arch, toolchain, tool_version, complete, baseline, "
-    "configs, verified, failed, errors, crashed, timeouts, skipped";
-
-/// JSON as stored: compact, and what is not UTF-8 (a plugin's message) replaced, never refused.
-std::string json_text(const nlohmann::json& j)
-{
-    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-/// doc[key] where it is a string, else "".
-std::string text_of(const nlohmann::json& doc, const char* key)
-{
-    const auto it = doc.is_object() ? doc.find(key) : doc.end();
-    return it != doc.end() && it->is_string() ? it->get<std::string>() : "";
-}
+/// The schema (history_rows.cpp) in SQLite's types.
+constexpr sql_types types{"INTEGER PRIMARY KEY AUTOINCREMENT", "INTEGER", "INTEGER", "REAL"};
 
 class sqlite_history;
 
@@ -91,7 +35,15 @@ public:
 
     statement& bind(int i, const std::string& v);
     statement& bind(int i, int64_t v);
-    statement& bind(int i, const nlohmann::json& number); // a number, or null
+    statement& bind(int i, std::optional<double> v);     // null where none
+    /// Binds `v...` to ?1, ?2, ...
+    template <typename... T>
+    statement& bind_all(const T&... v)
+    {
+        int i = 0;
+        (bind(++i, v), ...);
+        return *this;
+    }
     bool step();                                         // true: a row is there
     void reset() { sqlite3_reset(s_); }
     int64_t integer(int col) { return sqlite3_column_int64(s_, col); }
@@ -174,9 +126,9 @@ statement& statement::bind(int i, int64_t v)
     return *this;
 }
 
-statement& statement::bind(int i, const nlohmann::json& number)
+statement& statement::bind(int i, std::optional<double> v)
 {
-    check(number.is_number() ? sqlite3_bind_double(s_, i, number.get<double>()) : sqlite3_bind_null(s_, i));
+    check(v ? sqlite3_bind_double(s_, i, *v) : sqlite3_bind_null(s_, i));
     return *this;
 }
 
@@ -229,58 +181,31 @@ void sqlite_history::open()
     if (version == schema_version) return;
     transaction t(*this);
     if (state() == schema_version) return; // another process made it meanwhile
-    exec(schema);
+    exec(history_schema(types).c_str());
     exec(("PRAGMA user_version = " + std::to_string(schema_version)).c_str());
     t.commit();
 }
 
 int64_t sqlite_history::record(const nlohmann::json& doc)
 {
-    const nlohmann::json& results = doc.at("results");
-    std::map<std::string, int64_t> counts;
-    for (const auto& r : results) ++counts[text_of(r, "status")];
-    const nlohmann::json& suite = doc.at("suite");
-    const nlohmann::json& device = doc.at("device");
-
+    const run_rows rows = rows_of(doc);
+    const run_summary& r = rows.run;
     transaction t(*this);
     statement run(*this, "INSERT INTO runs (suite, suite_file, device, arch, platform, toolchain, tool_version, started, "
                          "recorded, complete, configs, verified, failed, errors, crashed, timeouts, skipped, document) "
                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)");
-    run.bind(1, text_of(suite, "name"))
-        .bind(2, text_of(suite, "file"))
-        .bind(3, text_of(device, "name"))
-        .bind(4, text_of(device, "arch"))
-        .bind(5, text_of(doc, "platform"))
-        .bind(6, text_of(doc, "toolchain"))
-        .bind(7, text_of(doc, "tool_version"))
-        .bind(8, text_of(doc, "started"))
-        .bind(9, utc_now())
-        .bind(10, int64_t(doc.value("complete", false)))
-        .bind(11, int64_t(results.size()))
-        .bind(12, counts["verified"])
-        .bind(13, counts["failed"])
-        .bind(14, counts["error"])
-        .bind(15, counts["crashed"])
-        .bind(16, counts["timeout"])
-        .bind(17, counts["skipped"])
-        .bind(18, json_text(doc));
+    run.bind_all(r.suite, r.suite_file, r.device, r.arch, r.platform, r.toolchain, r.tool_version, r.started, utc_now(),
+                 int64_t(r.complete), r.configs, r.verified, r.failed, r.errors, r.crashed, r.timeouts, r.skipped,
+                 rows.document);
     run.step();
     const int64_t id = sqlite3_last_insert_rowid(db_);
 
     statement row(*this, "INSERT INTO results (run_id, position, family, variant, params, status, time_ms, samples_ms, "
                          "wall_samples_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
     int64_t position = 0;
-    for (const auto& r : results) {
-        auto array = [&](const char* key) { return json_text(r.value(key, nlohmann::json::array())); };
-        row.bind(1, id)
-            .bind(2, position++)
-            .bind(3, text_of(r, "family"))
-            .bind(4, text_of(r, "variant"))
-            .bind(5, json_text(r.value("params", nlohmann::json::object()))) // keys sorted: canonical
-            .bind(6, text_of(r, "status"))
-            .bind(7, r.value("time_ms", nlohmann::json()))
-            .bind(8, array("samples_ms"))
-            .bind(9, array("wall_samples_ms"));
+    for (const auto& x : rows.results) {
+        row.bind_all(id, position++, x.family, x.variant, x.params, x.status, x.time_ms, x.samples_ms,
+                     x.wall_samples_ms);
         row.step();
         row.reset();
     }
@@ -290,27 +215,7 @@ int64_t sqlite_history::record(const nlohmann::json& doc)
 
 run_summary sqlite_history::summary(statement& s)
 {
-    run_summary r;
-    r.id = s.integer(0);
-    r.recorded = s.text(1);
-    r.started = s.text(2);
-    r.suite = s.text(3);
-    r.suite_file = s.text(4);
-    r.platform = s.text(5);
-    r.device = s.text(6);
-    r.arch = s.text(7);
-    r.toolchain = s.text(8);
-    r.tool_version = s.text(9);
-    r.complete = s.integer(10) != 0;
-    r.baseline = s.integer(11) != 0;
-    r.configs = s.integer(12);
-    r.verified = s.integer(13);
-    r.failed = s.integer(14);
-    r.errors = s.integer(15);
-    r.crashed = s.integer(16);
-    r.timeouts = s.integer(17);
-    r.skipped = s.integer(18);
-    return r;
+    return summary_of([&](int col) { return s.text(col); });
 }
 
 std::vector<run_summary> sqlite_history::list(const run_filter& f)
@@ -346,8 +251,7 @@ nlohmann::json sqlite_history::load(int64_t id)
     statement s(*this, "SELECT document FROM runs WHERE id = ?1");
     s.bind(1, id);
     if (!s.step())
-        throw std::invalid_argument("no run " + std::to_string(id) + " in the history " + shown(path_, 200) +
-                                    ": `wavebench history` lists the runs");
+        throw no_such_run(id, path_);
     try {
         return nlohmann::json::parse(s.text(0));
     } catch (const nlohmann::json::exception& e) {
@@ -360,9 +264,7 @@ void sqlite_history::mark_baseline(int64_t id, bool mark)
 {
     transaction t(*this);
     const auto run = find(id);
-    if (!run)
-        throw std::invalid_argument("no run " + std::to_string(id) + " in the history " + shown(path_, 200) +
-                                    ": `wavebench history` lists the runs");
+    if (!run) throw no_such_run(id, path_);
     if (mark) {
         statement clear(*this, "UPDATE runs SET baseline = 0 WHERE suite = ?1 AND platform = ?2 AND device = ?3");
         clear.bind(1, run->suite).bind(2, run->platform).bind(3, run->device).step();

@@ -1,6 +1,6 @@
 // Where the run history is kept, behind a small interface: the SQLite database of
-// history_sqlite.cpp today (docs/history.md has its schema); a PostgreSQL store can implement the
-// same class later. history.cpp and history_command.cpp use only this.
+// history_sqlite.cpp, or a PostgreSQL database through history_postgres.cpp, a module of its own
+// (docs/history.md has the schema). history.cpp and history_command.cpp use only this.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -54,5 +54,17 @@ public:
 /// (otherwise a missing file gives nullptr: no runs). Throws std::runtime_error naming the file for
 /// a file that is no SQLite database, a database of another program or of a newer schema.
 std::unique_ptr<history_store> open_sqlite_history(const std::string& path, bool create);
+
+/// The PostgreSQL history at `url` (postgresql://... or postgres://...), through the module
+/// lib/libwavebench_history_postgres.so, loaded on first use (the wavebench binary does not link
+/// libpq). With `create`, the schema is made where missing; otherwise a database without it gives
+/// nullptr (no runs). Throws std::runtime_error where the module is not built, the server refuses,
+/// or the database is of another program or a newer schema; no message holds the password.
+std::unique_ptr<history_store> open_postgres_history(const std::string& url, bool create);
+
+/// The module's entry (C linkage, found by name): history_store* (const std::string& url, bool create),
+/// open_postgres_history's work; the caller owns the store.
+#define WB_HISTORY_POSTGRES_ENTRY "wavebench_open_postgres_history"
+#define WB_HISTORY_POSTGRES_MODULE "libwavebench_history_postgres.so"
 
 } // namespace wb

@@ -5,6 +5,7 @@
 // inspect.cpp.
 #include "harness/cli.h"
 #include "harness/commands.h"
+#include "harness/db_url.h"
 #include "harness/files.h"
 #include "harness/history.h"
 #include "harness/html_report.h"
@@ -156,7 +157,9 @@ CLI::App* add_inspect(CLI::App& app, platform_options& po, inspect_options& io)
 /// The exit status of what a command threw, with its message on stderr.
 int failed(const std::exception& e, int status)
 {
-    std::string what = e.what(); // messages quote input shortened; this bounds what slips through
+    // Messages quote input shortened; this bounds what slips through, and keeps a database
+    // password (a --db URL quoted) out of it.
+    std::string what = redact_urls(e.what());
     if (what.size() > 4096) what = what.substr(0, 4096) + "... (" + std::to_string(what.size()) + " bytes in all)";
     std::cerr << "error: " << what << "\n";
     return status;
@@ -234,12 +237,12 @@ int main(int argc, char** argv)
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0) return app.exit(e); // --help, --version
         // CLI11 quotes the arguments as given: shown here printable and bounded.
-        std::cerr << shown(e.what(), 2000) << "\nRun with --help for more information.\n";
+        std::cerr << shown(redact_urls(e.what()), 2000) << "\nRun with --help for more information.\n";
         return exit_bad_input;
     }
 
-    std::string command;
-    for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
+    std::string command; // recorded in the results and the history: no password of a --db URL
+    for (int i = 0; i < argc; ++i) command += (i ? " " : "") + redact_urls(argv[i]);
     try {
         if (*worker) return worker_command(po);
         for (const auto& c : commands)

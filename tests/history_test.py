@@ -221,13 +221,20 @@ class History(unittest.TestCase):
         self.assertEqual(run("flag.json", "--db", flag).returncode, 0)
         self.assertEqual(len(listed(db=flag)), 1)
         self.assertEqual(len(listed()), 2)
-        for url in ("postgresql://localhost/wb", "postgres://x"):
+        # A PostgreSQL URL where no server is (port 1): the run is written but not recorded, and no
+        # message shows the password (tests/postgres_test.py has a real server).
+        secret = "Hunter2-Secret-x9"
+        for url in ("postgresql://wb:%s@127.0.0.1:1/wb" % secret, "postgres://wb:%s@127.0.0.1:1/wb" % secret):
             p = run("pg.json", "--db", url)
-            self.assertEqual(p.returncode, 2)
-            self.assertIn("PostgreSQL history is not built in yet", p.stderr)
-            p = wb("history", db=url)
-            self.assertEqual(p.returncode, 2)
-            self.assertIn("PostgreSQL history is not built in yet", p.stderr)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn("was not recorded", p.stderr)
+            with open(os.path.join(TMP.name, "pg.json")) as f:
+                self.assertIn(url.replace(secret, "***"), json.load(f)["command"])
+            p2 = wb("history", db=url)
+            self.assertEqual(p2.returncode, 2)
+            self.assertRegex(p2.stderr, "PostgreSQL history is not built here|cannot connect")
+            for text in (p.stdout, p.stderr, p2.stdout, p2.stderr):
+                self.assertNotIn(secret, text)
 
 
 if __name__ == "__main__":
