@@ -7,6 +7,7 @@
 #include "harness/measure.h"
 
 #include <cstdlib>
+#include <exception>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -100,34 +101,43 @@ std::vector<result> runner::run(const std::vector<config>& configs, const run_se
             ++emitted;
         }
     };
+    std::exception_ptr failure; // the first error that stops a device stops them all (after the
+                                // configurations in progress), and is thrown once they have
     std::vector<std::thread> threads;
     for (size_t d = 0; d < devices_.size(); ++d)
         threads.emplace_back([&, d] {
-            for (;;) {
-                std::pair<size_t, size_t> g;
-                {
-                    std::lock_guard lock(m);
-                    if (next_group == groups.size() || interrupted()) return;
-                    g = groups[next_group++];
-                }
-                for (size_t i = g.first; i < g.second; ++i) {
+            try {
+                for (;;) {
+                    std::pair<size_t, size_t> g;
                     {
                         std::lock_guard lock(m);
-                        if (interrupted()) return;
-                        if (starting) starting(i, configs[i], int(d));
+                        if (next_group == groups.size() || interrupted() || failure) return;
+                        g = groups[next_group++];
                     }
-                    result r = devices_[d]->measure(configs[i], settings);
-                    r.device_index = int(d);
-                    std::lock_guard lock(m);
-                    measured[i] = std::move(r);
-                    emit_ready();
+                    for (size_t i = g.first; i < g.second; ++i) {
+                        {
+                            std::lock_guard lock(m);
+                            if (interrupted() || failure) return;
+                            if (starting) starting(i, configs[i], int(d));
+                        }
+                        result r = devices_[d]->measure(configs[i], settings);
+                        r.device_index = int(d);
+                        std::lock_guard lock(m);
+                        measured[i] = std::move(r);
+                        emit_ready();
+                    }
                 }
+            } catch (...) {
+                std::lock_guard lock(m);
+                if (!failure) failure = std::current_exception();
             }
         });
     for (auto& t : threads) t.join();
-    // Interrupted: the groups that finished after a gap are results too.
+    // Interrupted (or stopped by an error): the groups that finished after a gap are results too,
+    // written before the error is.
     for (size_t i = emitted; i < configs.size(); ++i)
         if (measured[i]) finish(configs[i], std::move(*measured[i]), results, begin, done);
+    if (failure) std::rethrow_exception(failure);
     return results;
 }
 

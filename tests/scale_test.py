@@ -7,6 +7,7 @@ configuration once, each problem on one device, and names the device of each res
 Usage: scale_test.py BUILD_DIR SOURCE_DIR"""
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -247,6 +248,32 @@ class Devices(unittest.TestCase):
         self.assertIn("devices 0 (", r.stdout)
         header = next(l for l in r.stdout.splitlines() if l.startswith("variant"))
         self.assertIn(" dev ", header)
+
+    def test_an_interrupted_run_on_two_devices_keeps_what_it_measured(self):
+        suite = write("long.toml", SUITE.format(seed=5).replace("n = [1000, 4099, 20000]",
+                                                                 "n = [2000000, 3000001, 4000000, 5000003]"))
+        out = os.path.join(TMP, "cut-two.json")
+        env = dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache"),
+                   WAVEBENCH_DB=os.path.join(TMP, "history.db"), **self.TWO)
+        p = subprocess.Popen([WB, "run", suite, "--platform", "cpu", "--no-ceilings", "--devices", "all",
+                              "--repetitions", "20", "--format", "json", "--out", out],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=SOURCE, env=env)
+        first = p.stdout.readline()  # a result is in: stop the run
+        p.send_signal(signal.SIGINT)
+        rest, err = p.communicate(timeout=300)
+        self.assertTrue(first, err)
+        shown = [json.loads(l) for l in (first + rest).splitlines()]
+        doc = load(out)
+        self.assertFalse(doc["complete"], err)
+        self.assertEqual(doc["stopped_by"], "SIGINT")
+        dry = wb("run", suite, "--platform", "cpu", "--dry-run").stdout.splitlines()
+        planned = len([l for l in dry if l.startswith(("reduce/", "conv/"))])
+        self.assertLess(len(doc["results"]), planned)
+        indices = [r["plan_index"] for r in doc["results"]]
+        self.assertEqual(len(indices), len(set(indices)))
+        self.assertEqual(indices, sorted(indices))
+        self.assertEqual(sorted(key(r) for r in doc["results"]), sorted(key(x) for x in shown))
+        self.assertTrue(all(r["status"] in ("verified", "skipped") for r in doc["results"]))
 
     def test_a_list_of_devices_is_checked(self):
         r = wb("run", SUITE_FILE, "--platform", "cpu", "--devices", "0,5", "--no-ceilings", env=self.TWO)
