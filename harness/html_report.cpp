@@ -189,6 +189,24 @@ std::vector<json> results_of(const run_input& in)
     return out;
 }
 
+/// A run over several devices or hosts (--devices, merged shards): "0 NAME on HOST, 1 NAME on HOST";
+/// null for one device.
+json devices_text(const checker& c, const json& d)
+{
+    const json& devices = c.field(d, "devices");
+    if (!devices.is_array() || devices.size() < 2) return json();
+    std::string text;
+    for (const json& dev : devices) {
+        if (!dev.is_object()) c.fail("devices", ": an entry is not an object");
+        const json ordinal = c.number(dev, "ordinal", "devices"), name = c.text(dev, "name", "devices"),
+                   host = c.text(dev, "host", "devices");
+        text += (text.empty() ? "" : ", ") + (ordinal.is_number() ? ordinal.dump() + " " : std::string()) +
+                (name.is_string() ? name.get<std::string>() : "?") +
+                (host.is_string() ? " on " + host.get<std::string>() : std::string());
+    }
+    return shown(std::to_string(devices.size()) + " devices: " + text, 600);
+}
+
 /// An input's header: where and when it ran, and how many results of each status it has.
 json run_json(const run_input& in, const std::vector<json>& results)
 {
@@ -207,6 +225,7 @@ json run_json(const run_input& in, const std::vector<json>& results)
             {"platform", c.text(d, "platform", "")},
             {"device", device.is_object() ? c.text(device, "name", "device") : json()},
             {"arch", device.is_object() ? c.text(device, "arch", "device") : json()},
+            {"devices", devices_text(c, d)},
             {"warp_size", po.is_object() ? c.number(po, "warp_size", "platform_options") : json()},
             {"toolchain", c.text(d, "toolchain", "")},
             {"tool_version", c.text(d, "tool_version", "")},

@@ -353,6 +353,15 @@ class Rendered(unittest.TestCase):
             self.assertTrue(all(re.search(r"run: #[123];", m) for m in medians), medians[:2])
             self.assertEqual(sorted(m.split("run: ")[1][:2] for m in medians), sorted(["#1", "#2", "#3"] * 6))
 
+    def test_a_run_on_two_devices_names_them(self):
+        doc = copy.deepcopy(self.runs[0])
+        doc["devices"] = [dict(doc["devices"][0], ordinal=k, host="node-%d" % k) for k in (0, 1)]
+        save(doc, "two-devices.json")
+        report(path("two-devices.json"), "-o", path("two-devices.html"))
+        page = Page(self, path("two-devices.html"), 9)
+        name = doc["devices"][0]["name"]
+        self.assertIn("2 devices: 0 %s on node-0, 1 %s on node-1" % (name, name), page.text)
+
     def test_hostile_text_stays_text(self):
         doc = copy.deepcopy(self.runs[0])
         evil = '</script><img src=x onerror="document.body.dataset.pwned=1"><b id="pwned">'
@@ -362,6 +371,8 @@ class Rendered(unittest.TestCase):
         doc["results"][1]["error"] = "<!-- " + evil + " element 3 differs"
         doc["results"][2]["params"]["note"] = "<script>document.body.dataset.pwned=1</script>"
         doc["device"]["name"] = "GPU <svg onload=document.body.dataset.pwned=1>"
+        doc["devices"] = [dict(doc["devices"][0], ordinal=k, name=doc["device"]["name"], host="h" + evil)
+                          for k in (0, 1)]
         save(doc, "evil.json")
         report(path("evil.json"), "-o", path("evil.html"))
         with open(path("evil.html")) as f:
