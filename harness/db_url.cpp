@@ -17,37 +17,6 @@ size_t url_end(std::string_view text, size_t from)
     return end == std::string_view::npos ? text.size() : end;
 }
 
-/// The [begin, end) ranges of the passwords in the URL text.substr(begin, end - begin), whose
-/// scheme ends at `authority`.
-void passwords(std::string_view text, size_t authority, size_t end, std::vector<std::pair<size_t, size_t>>& out)
-{
-    // user:password@host: the user information ends at the last @ of the URL (not of the
-    // authority alone: a password with an unencoded / or ? is still hidden; hiding too much is safe).
-    const size_t at = text.rfind('@', end - 1);
-    if (at != std::string_view::npos && at >= authority) {
-        const size_t colon = text.find(':', authority);
-        if (colon < at) out.emplace_back(colon + 1, at);
-    }
-    // ?password=...&...
-    const size_t query = at != std::string_view::npos && at >= authority ? at : authority;
-    for (size_t p = text.find("password=", query); p < end; p = text.find("password=", p + 1)) {
-        if (text[p - 1] != '?' && text[p - 1] != '&') continue;
-        const size_t value = p + 9;
-        out.emplace_back(value, std::min(text.find('&', value), end));
-    }
-}
-
-std::string replace_ranges(std::string_view text, const std::vector<std::pair<size_t, size_t>>& ranges)
-{
-    std::string out;
-    size_t done = 0;
-    for (const auto& [begin, end] : ranges) {
-        out.append(text.substr(done, begin - done)).append(hidden);
-        done = end;
-    }
-    return out.append(text.substr(done));
-}
-
 int hex(char c)
 {
     if (c >= '0' && c <= '9') return c - '0';
@@ -68,6 +37,39 @@ std::string percent_decoded(std::string_view s)
         }
     }
     return out;
+}
+
+/// The [begin, end) ranges of the passwords in the URL text.substr(begin, end - begin), whose
+/// scheme ends at `authority`.
+void passwords(std::string_view text, size_t authority, size_t end, std::vector<std::pair<size_t, size_t>>& out)
+{
+    // user:password@host: the user information ends at the last @ of the URL (not of the
+    // authority alone: a password with an unencoded / or ? is still hidden; hiding too much is safe).
+    const size_t at = text.rfind('@', end - 1);
+    if (at != std::string_view::npos && at >= authority) {
+        const size_t colon = text.find(':', authority);
+        if (colon < at) out.emplace_back(colon + 1, at);
+    }
+    // ?password=...&... (libpq decodes the keys too: pass%77ord is password)
+    const size_t after = at != std::string_view::npos && at >= authority ? at : authority;
+    const size_t query = text.find('?', after);
+    for (size_t key = query + 1; query < end && key < end;) {
+        const size_t next = std::min(text.find('&', key), end);
+        const size_t eq = text.find('=', key);
+        if (eq < next && percent_decoded(text.substr(key, eq - key)) == "password") out.emplace_back(eq + 1, next);
+        key = next + 1;
+    }
+}
+
+std::string replace_ranges(std::string_view text, const std::vector<std::pair<size_t, size_t>>& ranges)
+{
+    std::string out;
+    size_t done = 0;
+    for (const auto& [begin, end] : ranges) {
+        out.append(text.substr(done, begin - done)).append(hidden);
+        done = end;
+    }
+    return out.append(text.substr(done));
 }
 
 void replace_all(std::string& text, const std::string& what)

@@ -65,8 +65,27 @@ int merge_command(const merge_options& o)
         for (const char* k : {"index", "count", "plan_configs"})
             if (!sh.contains(k) || !sh[k].is_number_unsigned())
                 throw std::invalid_argument(r.label + ": its shard." + k + " is not a count");
+        if (sh["count"].get<uint64_t>() > max_shards || sh["index"].get<uint64_t>() > sh["count"].get<uint64_t>() ||
+            sh["index"].get<uint64_t>() < 1)
+            throw std::invalid_argument(r.label + ": shard " + sh["index"].dump() + " of " + sh["count"].dump() +
+                                        " is no shard --shard makes (1 <= I <= N <= " + std::to_string(max_shards) + ")");
         if (!sh.contains("plan_digest") || !sh["plan_digest"].is_string())
             throw std::invalid_argument(r.label + ": its shard has no plan_digest");
+        // The rest of what merge reads, checked before anything is written.
+        if (!r.doc.contains("results") || !r.doc["results"].is_array())
+            throw std::invalid_argument(r.label + ": no results array");
+        for (const json& res : r.doc["results"])
+            if (!res.is_object()) throw std::invalid_argument(r.label + ": a result is not an object");
+        if (r.doc.contains("devices") && !r.doc["devices"].is_array())
+            throw std::invalid_argument(r.label + ": devices is not an array");
+        for (const json& d : r.doc.value("devices", json::array()))
+            if (!d.is_object()) throw std::invalid_argument(r.label + ": a device is not an object");
+        if (!r.doc.value("complete", json()).is_boolean()) throw std::invalid_argument(r.label + ": complete is not true or false");
+        if (!r.doc.value("started", json()).is_string()) throw std::invalid_argument(r.label + ": started is not a time");
+        if (!r.doc.value("suite", json()).is_object() || !r.doc["suite"].value("name", json()).is_string())
+            throw std::invalid_argument(r.label + ": no suite name");
+        if (!r.doc.value("plugins_rejected", json::array()).is_array())
+            throw std::invalid_argument(r.label + ": plugins_rejected is not an array");
     }
     std::stable_sort(in.begin(), in.end(),
                      [](const run_input& a, const run_input& b) { return a.doc["shard"]["index"] < b.doc["shard"]["index"]; });
@@ -83,19 +102,16 @@ int merge_command(const merge_options& o)
                          : ""));
 
     // Each shard once.
-    const unsigned count = first.doc["shard"]["count"];
-    std::map<unsigned, std::string> seen;
+    const uint64_t count = first.doc["shard"]["count"];
+    std::map<uint64_t, std::string> seen;
     for (const run_input& r : in) {
-        const unsigned i = r.doc["shard"]["index"];
-        if (i < 1 || i > count)
-            throw std::invalid_argument(r.label + ": shard " + std::to_string(i) + " of " + std::to_string(count) +
-                                        " does not exist");
+        const uint64_t i = r.doc["shard"]["index"];
         if (auto [it, fresh] = seen.emplace(i, r.label); !fresh)
             throw std::invalid_argument(it->second + " and " + r.label + " are both shard " + std::to_string(i) + " of " +
                                         std::to_string(count));
     }
     std::string missing;
-    for (unsigned i = 1; i <= count; ++i)
+    for (uint64_t i = 1; i <= count; ++i)
         if (!seen.count(i)) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
     if (!missing.empty())
         throw std::invalid_argument("shard" + std::string(missing.find(',') == std::string::npos ? " " : "s ") + missing +
@@ -124,6 +140,10 @@ int merge_command(const merge_options& o)
             const json di = res.value("device_index", json());
             if (!pi.is_number_unsigned() || !di.is_number_unsigned() || di.get<uint64_t>() >= device_at.size())
                 throw std::invalid_argument(r.label + ": a result without a plan_index or a device_index of its devices");
+            if (pi.get<uint64_t>() >= first.doc["shard"]["plan_configs"].get<uint64_t>())
+                throw std::invalid_argument(r.label + ": a result's plan_index " + pi.dump() +
+                                            " is beyond the plan's " + first.doc["shard"]["plan_configs"].dump() +
+                                            " configurations");
             if (!indices.insert(pi.get<uint64_t>()).second)
                 throw std::invalid_argument(r.label + ": configuration " + pi.dump() + " of the plan is in two shards");
             res["device_index"] = device_at[di.get<size_t>()];
@@ -170,16 +190,16 @@ int merge_command(const merge_options& o)
     doc["merged_from"] = merged_from;
     doc["results"] = results;
 
-    std::vector<std::filesystem::path> inputs(o.inputs.begin(), o.inputs.end());
-    check_output(o.out, "-o", inputs);
-    write_json(o.out, doc);
     size_t verified = 0, skipped = 0;
     for (const json& r : results) {
-        const std::string st = r.value("status", "");
+        const json st = r.value("status", json());
         verified += st == "verified";
         skipped += st == "skipped";
     }
-    std::cout << "merged " << count << " shards of suite " << shown(doc["suite"].value("name", ""), 80) << ": "
+    std::vector<std::filesystem::path> inputs(o.inputs.begin(), o.inputs.end());
+    check_output(o.out, "-o", inputs);
+    write_json(o.out, doc);
+    std::cout << "merged " << count << " shards of suite " << shown(doc["suite"]["name"].get<std::string>(), 80) << ": "
               << results.size() << " of " << planned << " configurations, " << verified << " verified, " << skipped
               << " skipped, " << results.size() - verified - skipped << " not verified; " << devices.size()
               << (devices.size() == 1 ? " device" : " devices") << "\nresults: " << o.out << "\n";

@@ -172,7 +172,8 @@ shard_spec parse_shard(const std::string& text)
     if (std::sscanf(text.c_str(), "%u/%u%n", &i, &n, &used) != 2 || size_t(used) != text.size() || text[0] == '+' ||
         text[0] == '-')
         throw std::invalid_argument("'" + shorten(text) + "' is not I/N (shard I of N, e.g. 2/4)");
-    if (n < 1 || n > 10000) throw std::invalid_argument("N in I/N is between 1 and 10000, not " + std::to_string(n));
+    if (n < 1 || n > max_shards)
+        throw std::invalid_argument("N in I/N is between 1 and " + std::to_string(max_shards) + ", not " + std::to_string(n));
     if (i < 1 || i > n)
         throw std::invalid_argument("I in I/N counts from 1 to N (" + std::to_string(n) + "), not " + std::to_string(i));
     return {i, n};

@@ -32,12 +32,15 @@ struct config {
 std::vector<config> plan_suite(const suite& s, const plugin_registry& plugins, const std::string& filter = "",
                                uint64_t max_configs = default_max_configs);
 
+/// The most parts --shard splits a suite into.
+inline constexpr unsigned max_shards = 10000;
+
 /// `--shard I/N`: part `index` (1-based) of `count`.
 struct shard_spec {
     unsigned index = 0, count = 0; // count 0: the whole suite
 };
 
-/// Parses "I/N" (1 <= I <= N <= 10000); throws std::invalid_argument saying what is wrong.
+/// Parses "I/N" (1 <= I <= N <= max_shards); throws std::invalid_argument saying what is wrong.
 shard_spec parse_shard(const std::string& text);
 
 /// The configurations of shard `s`: whole groups (every variant of one problem together, so that

@@ -263,7 +263,11 @@ int run_command(const platform_options& po, const run_options& o, const std::str
         configs, ctx.settings,
         [&](const result& res, const std::vector<result>& all) {
             progress.clear(); // drawn again as the next configuration starts
-            table.row(all.size() - 1, res);
+            // Its row in the table of its configuration (after an interrupt on several devices,
+            // results that came after a gap arrive at the end).
+            const auto at = std::lower_bound(configs.begin(), configs.end(), res.plan_index,
+                                             [](const config& c, size_t i) { return c.index < i; });
+            table.row(size_t(at - configs.begin()), res);
             ctx.isolation = describe();
             try {
                 write_json(out, results_document(ctx, all, false));

@@ -96,9 +96,10 @@ std::vector<result> runner::run(const std::vector<config>& configs, const run_se
     size_t next_group = 0, emitted = 0;
     auto emit_ready = [&] { // under m: hand on the results whose predecessors are all in
         while (emitted < configs.size() && measured[emitted]) {
-            finish(configs[emitted], std::move(*measured[emitted]), results, begin, done);
+            result r = std::move(*measured[emitted]);
             measured[emitted].reset();
             ++emitted;
+            finish(configs[emitted - 1], std::move(r), results, begin, done);
         }
     };
     std::exception_ptr failure; // the first error that stops a device stops them all (after the

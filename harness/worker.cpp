@@ -331,7 +331,10 @@ bool worker_executor::start(std::vector<fs::path> files, plugin_registry* regist
     const auto t0 = std::chrono::steady_clock::now();
     for (;;) {
         worker_ = std::make_unique<worker_process>(po_);
-        ++started_;
+        {
+            std::lock_guard lock(stats_m_);
+            ++started_;
+        }
         json request{{"load", json::array()}};
         for (const auto& f : files) request["load"].push_back(f.string());
         worker_->send(request);
@@ -368,7 +371,9 @@ bool worker_executor::start(std::vector<fs::path> files, plugin_registry* regist
             }
             loaded_.clear();
             for (const auto& p : catalog.at("plugins")) loaded_.push_back(asked(p.at("path")));
-            start_ms_.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            std::lock_guard lock(stats_m_);
+            start_ms_.push_back(ms);
             return true;
         } catch (const std::exception& e) {
             why = std::string("a worker's list of plugins is not one: ") + e.what();
@@ -429,7 +434,9 @@ result worker_executor::measure(const config& c, const run_settings& s)
         try {
             r = wire::result_from(answer["result"]);
             const double round_trip = std::chrono::duration<double, std::milli>(worker_process::clock::now() - t0).count();
-            overhead_ms_.push_back(round_trip - answer.at("busy_ms").get<double>());
+            const double overhead = round_trip - answer.at("busy_ms").get<double>();
+            std::lock_guard lock(stats_m_);
+            overhead_ms_.push_back(overhead);
         } catch (const std::exception& e) {
             r = result_for(c);
             r.st = status::crashed;
@@ -466,6 +473,7 @@ json worker_executor::describe() const
         std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
         return json(v[v.size() / 2]);
     };
+    std::lock_guard lock(stats_m_);
     return {{"mode", "workers"},
             {"workers_started", started_},
             {"worker_start_ms", median(start_ms_)},

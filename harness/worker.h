@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,8 @@ private:
     platform_options po_;
     std::vector<std::filesystem::path> loaded_; // the files whose plugins loaded
     std::unique_ptr<worker_process> worker_;
+    // What describe() reports; a run on several devices reads them from another thread.
+    mutable std::mutex stats_m_;
     int started_ = 0;
     std::vector<double> start_ms_, overhead_ms_;
 };

@@ -28,6 +28,11 @@ BOOST_AUTO_TEST_CASE(passwords_in_urls)
     BOOST_TEST(redact_urls("postgresql://u@h/db?sslmode=require&password=secret&x=1") ==
                "postgresql://u@h/db?sslmode=require&password=***&x=1");
     BOOST_TEST(redact_urls("postgresql://u@h/db?password=secret") == "postgresql://u@h/db?password=***");
+    // libpq decodes the keys: an encoded 'password' is one too.
+    BOOST_TEST(redact_urls("postgresql://u@h/db?pass%77ord=secret") == "postgresql://u@h/db?pass%77ord=***");
+    BOOST_TEST(redact_urls("postgresql://u@h/db?x=1&%70assword=secret&y=2") ==
+               "postgresql://u@h/db?x=1&%70assword=***&y=2");
+    BOOST_TEST(redact_urls("postgresql://u@h/db?passwords=kept") == "postgresql://u@h/db?passwords=kept");
     // Nothing to hide.
     BOOST_TEST(redact_urls("postgresql://u@h:5432/db") == "postgresql://u@h:5432/db");
     BOOST_TEST(redact_urls("postgresql://h:5432/db") == "postgresql://h:5432/db");

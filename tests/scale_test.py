@@ -39,11 +39,11 @@ m = [5, 17]
 FAMILY_PARAMS = {"reduce": ("n",), "conv": ("n", "m")}
 
 
-def wb(*args, env=None, db=None):
+def wb(*args, env=None, db=None, timeout=600):
     e = dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache"))
     e["WAVEBENCH_DB"] = db or os.path.join(TMP, "history.db")
     e.update(env or {})
-    return subprocess.run([WB, *args], capture_output=True, text=True, cwd=SOURCE, env=e, timeout=600)
+    return subprocess.run([WB, *args], capture_output=True, text=True, cwd=SOURCE, env=e, timeout=timeout)
 
 
 def write(name, text):
@@ -208,6 +208,34 @@ class Merge(unittest.TestCase):
         r, _ = self.merge(SHARDS[0], twice, SHARDS[2], expect=2)
         self.assertIn("is in two shards", r.stderr)
         self.assertFalse(os.path.exists(os.path.join(TMP, "merged.json")))
+
+    def test_hostile_shards_are_refused_before_anything_is_written(self):
+        def first_result(change):
+            return lambda d: change(d["results"][0])
+        cases = [
+            ("huge-count", lambda d: d["shard"].update(count=4294967295), "no shard --shard makes"),
+            ("count-2-64", lambda d: d["shard"].update(count=2 ** 64 - 1, index=2 ** 64 - 1), "no shard --shard makes"),
+            ("index-0", lambda d: d["shard"].update(index=0), "no shard --shard makes"),
+            ("far-index", first_result(lambda r: r.update(plan_index=10 ** 9)), "beyond the plan"),
+            ("no-results", lambda d: d.update(results={"a": 1}), "results"),
+            ("odd-result", lambda d: d["results"].append(7), "a result is not an object"),
+            ("odd-device", lambda d: d["devices"].append("gpu"), "a device is not an object"),
+            ("odd-complete", lambda d: d.update(complete="yes"), "complete is not true or false"),
+            ("odd-suite", lambda d: d["suite"].update(name=5), "no suite name"),
+            ("odd-status", first_result(lambda r: r.update(status=[1])), None),
+        ]
+        for name, change, needle in cases:
+            bad = self.doctored(name + ".json", SHARDS[1], change)
+            out = os.path.join(TMP, "merged.json")
+            if os.path.exists(out):
+                os.remove(out)
+            r = wb("merge", SHARDS[0], bad, SHARDS[2], "-o", out, "--no-history", timeout=60)
+            if needle is None:  # not read by merge: merged as it is, a result that did not verify
+                self.assertEqual(r.returncode, 1, name + r.stderr)
+                continue
+            self.assertEqual(r.returncode, 2, name + r.stdout + r.stderr)
+            self.assertIn(needle, r.stderr, name)
+            self.assertFalse(os.path.exists(out), name)
 
     def test_an_interrupted_shard_merges_as_incomplete(self):
         cut = self.doctored("cut.json", SHARDS[1], lambda d: (d.update(complete=False, stopped_by="SIGINT"),

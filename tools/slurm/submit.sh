@@ -89,6 +89,7 @@ if [ -z "$out" ]; then
     out="wavebench-slurm/$name-$(date +%Y%m%d-%H%M%S)"
 fi
 case "$out" in /*) ;; *) out="$(pwd)/$out" ;; esac
+case "$out" in *%*) die "--out $out: Slurm reads % in the log paths made from it (%j, %a...): name a folder without %" ;; esac
 # Slurm does not make the folders of --output: the logs folder must exist before the jobs start.
 if [ "$dry" = 0 ]; then mkdir -p -- "$out/logs"; fi
 

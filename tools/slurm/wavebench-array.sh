@@ -85,9 +85,12 @@ rm -f -- "$final" "$running"
 # the configuration it is measuring and writes what it has, marked incomplete; this script passes
 # the signal on, waits for wavebench and keeps those results.
 echo "shard $index of $shards of $suite on $(hostname)${CUDA_VISIBLE_DEVICES:+ (CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES)}${ROCR_VISIBLE_DEVICES:+ (ROCR_VISIBLE_DEVICES=$ROCR_VISIBLE_DEVICES)}"
+# The trap is set before wavebench starts: a SIGTERM in between must not end this script before
+# the rename (it is passed on once there is a wavebench to pass it to).
+child=
+trap 'echo "$0: SIGTERM: wavebench stops after its current configuration" >&2; [ -z "$child" ] || kill -TERM "$child" 2>/dev/null || true' TERM
 "$wavebench" run "$suite" --shard "$index/$shards" --out "$running" "$@" &
 child=$!
-trap 'echo "$0: SIGTERM: wavebench stops after its current configuration" >&2; kill -TERM "$child" 2>/dev/null || true' TERM
 status=0
 wait "$child" || status=$?
 while kill -0 "$child" 2>/dev/null; do # the wait was cut short by the signal
