@@ -125,8 +125,13 @@ int merge_command(const merge_options& o)
     for (const run_input& r : in) {
         std::vector<size_t> device_at;
         const json own = r.doc.contains("devices") && r.doc["devices"].is_array() ? r.doc["devices"] : json::array();
-        for (const json& d : own) { // one device: the same host, index, name and architecture (clocks vary)
+        for (const json& d : own) {
+            // One device: the same host and PCI bus ID where both have one (shards of one node see
+            // their GPUs under *_VISIBLE_DEVICES' indices), else the same host, index, name and
+            // architecture (clocks vary).
             auto same = [&d](const json& x) {
+                const json a = x.value("pci_bus_id", json()), b = d.value("pci_bus_id", json());
+                if (a.is_string() && b.is_string()) return x.value("host", json()) == d.value("host", json()) && a == b;
                 for (const char* k : {"host", "ordinal", "name", "arch"})
                     if (x.value(k, json()) != d.value(k, json())) return false;
                 return true;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <iomanip>
 #include <map>
 #include <ostream>
@@ -153,6 +154,9 @@ nlohmann::json results_document(const run_context& ctx, const std::vector<result
         nlohmann::json d = device_json(ctx.devices[k].info);
         d["ordinal"] = ctx.devices[k].ordinal;
         d["host"] = ctx.host;
+        const wb_device_info& info = ctx.devices[k].info;
+        const std::string pci(info.pci_bus_id, strnlen(info.pci_bus_id, sizeof info.pci_bus_id));
+        d["pci_bus_id"] = pci.empty() ? nlohmann::json() : nlohmann::json(shown(pci, 31));
         devices.push_back(std::move(d));
     }
     nlohmann::json doc = {{"schema_version", results_schema_version},

@@ -163,6 +163,18 @@ class Merge(unittest.TestCase):
         runs = json.loads(wb("history", "--json", db=db).stdout)
         self.assertEqual(len(runs), 1)  # the merged run; the shards themselves were not recorded
 
+    def test_devices_of_shards_are_told_apart_by_their_pci_bus_id(self):
+        # Two tasks of one Slurm node each see their GPU as device 0 (CUDA_VISIBLE_DEVICES).
+        def on_gpu(bus):
+            return lambda d: d["devices"][0].update(host="node-1", ordinal=0, pci_bus_id=bus)
+        shards = [self.doctored("pci-%d.json" % i, p, on_gpu(bus))
+                  for i, (p, bus) in enumerate(zip(SHARDS, ["0000:1b:00.0", "0000:2c:00.0", "0000:1b:00.0"]))]
+        _, merged = self.merge(*shards, db=os.path.join(TMP, "pci.db"))
+        self.assertEqual([d["pci_bus_id"] for d in merged["devices"]], ["0000:1b:00.0", "0000:2c:00.0"])
+        second = {key(r) for r in load(SHARDS[1])["results"]}
+        for r in merged["results"]:
+            self.assertEqual(r["device_index"], 1 if key(r) in second else 0, key(r))
+
     def test_the_merged_run_compares_with_the_whole_run(self):
         r, merged = self.merge(*SHARDS)
         c = wb("compare", os.path.join(TMP, "whole.json"), os.path.join(TMP, "merged.json"), "--format", "json",

@@ -163,6 +163,11 @@ wb_err device_info(wb_device_info* out)
         out->max_blocks_per_multiprocessor = p.maxBlocksPerMultiProcessor;
         out->reserved_shared_per_block = int64_t(p.reservedSharedMemPerBlock);
 #endif
+        // Tells two devices of one model on one host apart, whatever index *_VISIBLE_DEVICES gave
+        // them (shards merged from the tasks of one Slurm node). None on cpu.
+        if (hipDeviceGetPCIBusId(out->pci_bus_id, int(sizeof out->pci_bus_id), g_device) != hipSuccess)
+            out->pci_bus_id[0] = 0;
+        (void)hipGetLastError();
     });
 }
 

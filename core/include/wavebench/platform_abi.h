@@ -7,7 +7,7 @@
 
 // 3: init returns a WB_PLATFORM_* status beside its message: a missing device is a code, not a wording.
 // 4: probe_lanes, the runtime's own costs per lane.
-#define WB_PLATFORM_ABI_VERSION 4u
+#define WB_PLATFORM_ABI_VERSION 5u
 #define WB_PLATFORM_ENTRY "wavebench_platform"
 
 #ifdef __cplusplus
@@ -33,6 +33,7 @@ typedef struct wb_device_info {
     int32_t compute_minor;
     int32_t max_blocks_per_multiprocessor;  // 0: unknown
     int64_t reserved_shared_per_block;      // shared memory the system keeps per block
+    char pci_bus_id[32];                    // "0000:1b:00.0": which device it is on its host; "" on cpu
 } wb_device_info;
 
 typedef struct wb_kernel_resources {

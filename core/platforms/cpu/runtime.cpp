@@ -1262,6 +1262,14 @@ hipError_t hipSetDevice(int device)
     return hipSuccess;
 }
 
+hipError_t hipDeviceGetPCIBusId(char* id, int length, int device)
+{
+    if (!id || length <= 0) return fail(hipErrorInvalidValue);
+    if (device < 0 || device >= devices().count) return fail(hipErrorInvalidDevice);
+    id[0] = 0;
+    return fail(hipErrorNotSupported);
+}
+
 hipError_t hipGetDeviceProperties(hipDeviceProp_t* p, int device)
 {
     if (!p) return fail(hipErrorInvalidValue);

@@ -120,6 +120,7 @@ hipError_t hipGetDeviceCount(int* count);
 hipError_t hipGetDevice(int* device);
 hipError_t hipSetDevice(int device);
 hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int device);
+hipError_t hipDeviceGetPCIBusId(char* id, int length, int device); // hipErrorNotSupported: no PCI device
 hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attribute, int device);
 hipError_t hipGetLastError(void);
 hipError_t hipPeekAtLastError(void);

@@ -123,6 +123,10 @@ inline hipError_t hipDeviceSynchronize() { return hip_from_cuda(cudaDeviceSynchr
 inline hipError_t hipGetDeviceCount(int* count) { return hip_from_cuda(cudaGetDeviceCount(count)); }
 inline hipError_t hipGetDevice(int* device) { return hip_from_cuda(cudaGetDevice(device)); }
 inline hipError_t hipSetDevice(int device) { return hip_from_cuda(cudaSetDevice(device)); }
+inline hipError_t hipDeviceGetPCIBusId(char* id, int length, int device)
+{
+    return hip_from_cuda(cudaDeviceGetPCIBusId(id, length, device));
+}
 
 inline hipError_t hipGetDeviceProperties(hipDeviceProp_t* p, int device)
 {
