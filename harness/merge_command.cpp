@@ -221,7 +221,7 @@ void add_merge_command(CLI::App& app, command_list& commands)
     auto o = std::make_shared<merge_options>();
     auto* cmd = app.add_subcommand("merge", "Join the shards of a suite (run --shard I/N) into the results of the whole "
                                             "run; record it in the history");
-    cmd->add_option("inputs", o->inputs, "every shard's results file (or history run), in any order")
+    cmd->add_option("inputs", o->inputs, "every shard's results file (run --shard I/N --out FILE), in any order")
         ->required()
         ->check(a_path)
         ->type_name("FILE");
