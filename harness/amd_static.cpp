@@ -6,7 +6,6 @@
 #include "harness/platform.h"
 
 #include <cxxabi.h>
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -31,17 +30,9 @@ struct reader {
 const reader& the_reader()
 {
     static const reader r = [] {
-        const fs::path path = platform::build_dir() / "lib" / "libwavebench_amd_inspect.so";
-        if (!fs::exists(path))
-            throw std::runtime_error("AMD inspection is not built here: it needs libamd-comgr-dev and libelf-dev (" +
-                                     path.string() + " is missing)");
-        boost::dll::fs::error_code ec;
         reader x;
-        x.lib = boost::dll::shared_library(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local, ec);
-        if (ec) {
-            const char* why = dlerror();
-            throw std::runtime_error("cannot load " + path.string() + ": " + (why ? why : ec.message()));
-        }
+        x.lib = load_build_library("libwavebench_amd_inspect.so", "AMD inspection",
+                                   "it needs libamd-comgr-dev and libelf-dev");
         x.inspect = &x.lib.get<char*(const char*, size_t, int, char**)>(WB_AMD_INSPECT_ENTRY);
         x.release = &x.lib.get<void(char*)>(WB_AMD_FREE_ENTRY);
         return x;

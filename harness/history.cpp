@@ -8,8 +8,6 @@
 #include "harness/history_store.h"
 #include "harness/platform.h"
 
-#include <boost/dll/shared_library.hpp>
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -127,20 +125,10 @@ std::unique_ptr<history_store> open_postgres_history(const std::string& url, boo
         history_store* (*open)(const std::string&, bool) = nullptr;
     };
     static const module m = [] {
-        const auto path = platform::build_dir() / "lib" / WB_HISTORY_POSTGRES_MODULE;
-        if (!std::filesystem::exists(path))
-            throw std::runtime_error("PostgreSQL history is not built here (" + path.string() +
-                                     " is missing): build wavebench with libpq (Debian: apt-get install libpq-dev, "
-                                     "cmake -DWAVEBENCH_ENABLE_POSTGRES=ON), or give --db a file (an SQLite database)");
-        boost::dll::fs::error_code ec;
         module x;
-        namespace mode = boost::dll::load_mode;
-        x.lib = boost::dll::shared_library(path, mode::rtld_now | mode::rtld_local, ec);
-        if (ec) {
-            const char* why = dlerror();
-            throw std::runtime_error("cannot load " + path.string() + ": " + (why ? why : ec.message()) +
-                                     " (the PostgreSQL history needs libpq; Debian: apt-get install libpq5)");
-        }
+        x.lib = load_build_library(WB_HISTORY_POSTGRES_MODULE, "PostgreSQL history",
+                                   "build wavebench with libpq (Debian: apt-get install libpq-dev, cmake "
+                                   "-DWAVEBENCH_ENABLE_POSTGRES=ON), or give --db a file (an SQLite database)");
         x.open = &x.lib.get<history_store*(const std::string&, bool)>(WB_HISTORY_POSTGRES_ENTRY);
         return x;
     }();

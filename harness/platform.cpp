@@ -19,16 +19,16 @@ fs::path platform::build_dir()
     return up;
 }
 
-static fs::path library_path(platform_kind kind)
+static std::string library_file(platform_kind kind)
 {
-    return platform::build_dir() / "lib" / (std::string("libwavebench_platform_") + to_string(kind) + ".so");
+    return std::string("libwavebench_platform_") + to_string(kind) + ".so";
 }
 
 std::vector<platform_kind> platform::built()
 {
     std::vector<platform_kind> r;
     for (platform_kind k : platform_kinds) // best first
-        if (fs::exists(library_path(k))) r.push_back(k);
+        if (fs::exists(platform::build_dir() / "lib" / library_file(k))) r.push_back(k);
     return r;
 }
 
@@ -44,23 +44,34 @@ std::shared_ptr<platform> platform::load(std::string_view name)
     return load(*kind);
 }
 
-std::shared_ptr<platform> platform::load(platform_kind kind)
+boost::dll::shared_library open_build_library(const std::string& file, const std::string& what,
+                                              const std::string& fix, std::string& why)
 {
-    const std::string name = to_string(kind);
-    const fs::path path = library_path(kind);
-    if (!fs::exists(path))
-        throw platform_unavailable("platform '" + name + "' is not built here (" + path.string() +
-                                   " missing); the build found no compiler for it");
+    const fs::path path = platform::build_dir() / "lib" / file;
+    if (!fs::exists(path)) {
+        why = what + " is not built here (" + path.string() + " is missing): " + fix;
+        return {};
+    }
     boost::dll::fs::error_code ec;
     boost::dll::shared_library lib(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local, ec);
     if (ec) {
-        const char* why = dlerror();
-        throw platform_unavailable("cannot load " + path.string() + ": " + (why ? why : ec.message()));
+        const char* loader = dlerror();
+        why = "cannot load " + path.string() + ": " + (loader ? loader : ec.message());
+        return {};
     }
-    if (!lib.has(WB_PLATFORM_ENTRY)) throw platform_unavailable(path.string() + " has no " WB_PLATFORM_ENTRY " entry");
+    return lib;
+}
+
+std::shared_ptr<platform> platform::load(platform_kind kind)
+{
+    const std::string name = to_string(kind);
+    const std::string path = (build_dir() / "lib" / library_file(kind)).string(); // for messages
+    boost::dll::shared_library lib = load_build_library<platform_unavailable>(
+        library_file(kind), "platform '" + name + "'", "the build found no compiler for it");
+    if (!lib.has(WB_PLATFORM_ENTRY)) throw platform_unavailable(path + " has no " WB_PLATFORM_ENTRY " entry");
     const wb_platform* api = lib.get<const wb_platform*(uint32_t)>(WB_PLATFORM_ENTRY)(WB_PLATFORM_ABI_VERSION);
     if (!api || api->size < sizeof(wb_platform))
-        throw platform_unavailable(path.string() + " was built for another platform ABI; rebuild wavebench");
+        throw platform_unavailable(path + " was built for another platform ABI; rebuild wavebench");
     return std::shared_ptr<platform>(new platform(std::move(lib), api, kind));
 }
 

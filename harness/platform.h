@@ -28,6 +28,23 @@ struct no_device : platform_unavailable {
     using platform_unavailable::platform_unavailable;
 };
 
+/// A library of this build (platform::build_dir()/lib/<file>: a platform, the AMD code-object
+/// reader, the PostgreSQL history), loaded at once and kept to itself (rtld_now, rtld_local).
+/// Where it cannot be, an empty library and `why`: "<what> is not built here (<path> is missing):
+/// <fix>", or "cannot load <path>: <the loader's reason>".
+boost::dll::shared_library open_build_library(const std::string& file, const std::string& what,
+                                              const std::string& fix, std::string& why);
+
+/// open_build_library, throwing E with `why`.
+template <class E = std::runtime_error>
+boost::dll::shared_library load_build_library(const std::string& file, const std::string& what, const std::string& fix)
+{
+    std::string why;
+    boost::dll::shared_library lib = open_build_library(file, what, fix, why);
+    if (!lib.is_loaded()) throw E(why);
+    return lib;
+}
+
 class platform {
 public:
     /// Loads the platform library built next to the executable (<bin>/../lib).

@@ -53,10 +53,11 @@ std::string default_out(const std::string& suite, const std::string& platform)
 std::vector<run_device> devices_of(platform& p, const std::string& spec, int warp_size)
 {
     std::vector<int> ordinals;
+    std::vector<run_device> out;
     if (spec == "all") {
         for (int k = 0;; ++k) try {
                 p.init(k, warp_size);
-                ordinals.push_back(k);
+                out.push_back({k, p.device()});
             } catch (const no_device&) {
                 if (k == 0) throw;
                 break;
@@ -76,12 +77,11 @@ std::vector<run_device> devices_of(platform& p, const std::string& spec, int war
             at = comma + 1;
         }
     }
-    std::vector<run_device> out;
     for (int k : ordinals) {
         p.init(k, warp_size); // no_device: names the index and how many there are
         out.push_back({k, p.device()});
     }
-    p.init(ordinals.front(), warp_size);
+    p.init(out.front().ordinal, warp_size);
     return out;
 }
 
