@@ -118,10 +118,19 @@ class Shards(unittest.TestCase):
         self.assertEqual(lines, [len(load(p)["results"]) for p in SHARDS])
 
     def test_speedups_stay_within_the_shard(self):
+        # Each speedup is the family baseline's time in the same shard over this one's.
+        checked = 0
         for path in SHARDS:
-            for r in load(path)["results"]:
-                if r["status"] == "verified" and r["family"] == "reduce":
-                    self.assertIsNotNone(r["speedup_vs_baseline"], r["variant"])
+            results = load(path)["results"]
+            for r in results:
+                if r["status"] != "verified" or r["family"] != "reduce":
+                    continue
+                base = [x["time_ms"] for x in results if x["family"] == "reduce" and x["variant"] == "atomic"
+                        and x["status"] == "verified" and problem(x) == problem(r)]
+                self.assertTrue(base, "no baseline beside %s in its shard" % (problem(r),))
+                self.assertAlmostEqual(r["speedup_vs_baseline"], min(base) / r["time_ms"], places=9)
+                checked += 1
+        self.assertGreater(checked, 0)
 
     def test_bad_shard_specs_are_refused(self):
         for spec, needle in [("0/3", "counts from 1"), ("4/3", "counts from 1"), ("2", "I/N"), ("a/b", "I/N"),
