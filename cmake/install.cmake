@@ -15,7 +15,7 @@
 #
 # P/lib/wavebench is laid out as the build folder is (lib/, lib/bundled/, plugins/<platform>/): the
 # build's $ORIGIN RPATHs hold there unchanged, and the harness finds its platform libraries and
-# plugins from its own location in either (harness/platform.cpp, platform::build_dir). Nothing
+# plugins from its own location in either (harness/platform/platform.cpp, platform::build_dir). Nothing
 # installed names a folder of the build machine: P can be moved.
 include(CMakePackageConfigHelpers)
 

@@ -2,18 +2,18 @@
 // a CPU reference and reports time, throughput against the machine's ceiling, and resources.
 // This file reads the command line (the subcommands, their options, --help) and turns what a
 // command throws into the exit status; the commands themselves are <name>_command.cpp and
-// inspect.cpp.
-#include "harness/cli.h"
-#include "harness/commands.h"
-#include "harness/db_url.h"
-#include "harness/files.h"
-#include "harness/history.h"
-#include "harness/html_report.h"
-#include "harness/inspect.h"
-#include "harness/report.h"
-#include "harness/run_compare.h"
-#include "harness/suite.h"
-#include "harness/worker.h"
+// commands/inspect_command.cpp.
+#include "harness/commands/cli.h"
+#include "harness/commands/commands.h"
+#include "harness/history/db_url.h"
+#include "harness/common/files.h"
+#include "harness/history/history.h"
+#include "harness/report/html_report.h"
+#include "harness/commands/inspect_command.h"
+#include "harness/report/results_json.h"
+#include "harness/report/compare.h"
+#include "harness/plan/suite.h"
+#include "harness/worker/worker.h"
 
 #include <iostream>
 
@@ -213,7 +213,7 @@ int main(int argc, char** argv)
     inspect_options io;
     auto* inspect = add_inspect(app, po, io);
 
-    // The commands that register themselves (cli.h), in the order --help lists them.
+    // The commands that register themselves (commands/cli.h), in the order --help lists them.
     command_list commands;
     add_compare_command(app, commands);
     add_history_command(app, commands);
@@ -221,7 +221,7 @@ int main(int argc, char** argv)
     add_merge_command(app, commands);
 
 
-    // What the harness starts to load and run plugins (worker.h); not for users: no help text.
+    // What the harness starts to load and run plugins (worker/worker.h); not for users: no help text.
     auto* worker = app.add_subcommand("worker", "");
     worker->group("");
     worker->add_option("--platform", po.name)->required();

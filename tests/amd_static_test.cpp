@@ -5,9 +5,9 @@
 #include <boost/test/unit_test.hpp>
 
 #include "core/amd/targets.h"
-#include "harness/amd_static.h"
-#include "harness/isa_mix.h"
-#include "harness/platform.h"
+#include "harness/amd/amd_static.h"
+#include "harness/amd/isa_mix.h"
+#include "harness/platform/platform.h"
 
 #include <algorithm>
 #include <set>

@@ -4,7 +4,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "cpu_run.h"
-#include "harness/console.h"
+#include "harness/report/console.h"
 
 #include <algorithm>
 #include <filesystem>

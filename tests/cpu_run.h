@@ -2,9 +2,9 @@
 // families' tests.
 #pragma once
 
-#include "harness/platform.h"
-#include "harness/plugins.h"
-#include "harness/runner.h"
+#include "harness/platform/platform.h"
+#include "harness/plugins/plugins.h"
+#include "harness/measure/runner.h"
 
 #include <boost/test/unit_test.hpp>
 

@@ -3,7 +3,7 @@
 #define BOOST_TEST_MODULE db_url
 #include <boost/test/unit_test.hpp>
 
-#include "harness/db_url.h"
+#include "harness/history/db_url.h"
 
 using wb::redact_urls;
 using wb::redacted;

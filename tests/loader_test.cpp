@@ -3,10 +3,10 @@
 #define BOOST_TEST_MODULE loader
 #include <boost/test/unit_test.hpp>
 
-#include "harness/platform.h"
-#include "harness/plugin_file.h"
-#include "harness/plugins.h"
-#include "harness/wire.h"
+#include "harness/platform/platform.h"
+#include "harness/plugins/plugin_file.h"
+#include "harness/plugins/plugins.h"
+#include "harness/worker/wire.h"
 
 #include <cstring>
 #include <elf.h>

@@ -3,8 +3,8 @@
 #define BOOST_TEST_MODULE nvidia_build
 #include <boost/test/unit_test.hpp>
 
-#include "harness/platform.h"
-#include "harness/plugins.h"
+#include "harness/platform/platform.h"
+#include "harness/plugins/plugins.h"
 
 namespace {
 

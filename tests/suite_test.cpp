@@ -3,10 +3,10 @@
 #define BOOST_TEST_MODULE suite
 #include <boost/test/unit_test.hpp>
 
-#include "harness/platform.h"
-#include "harness/plugins.h"
-#include "harness/runner.h"
-#include "harness/suite.h"
+#include "harness/platform/platform.h"
+#include "harness/plugins/plugins.h"
+#include "harness/measure/runner.h"
+#include "harness/plan/suite.h"
 
 namespace {
 

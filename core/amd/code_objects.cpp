@@ -10,7 +10,7 @@
 // against its grammar before it is used; each code object's e_flags against its bundle entry's
 // target; each kernel's metadata against its kernel descriptor (<symbol>.kd). A part that fails is
 // an error naming the bundle entry and the field, and the other entries are still read. The
-// harness reads the file (harness/files.h) and hands the bytes over; tests/fuzz fuzzes this entry.
+// harness reads the file (harness/common/files.h) and hands the bytes over; tests/fuzz fuzzes this entry.
 #include "core/amd/inspect_abi.h"
 #include "core/amd/targets.h"
 

@@ -9,7 +9,7 @@
 extern "C" {
 /// Reads every AMDGPU code object in the `size` bytes at `data`: a host shared object with clang
 /// offload bundles in .hip_fatbin, a bundle file, or a bare code object (the caller reads the file:
-/// harness/files.h). Each kernel with "instructions" (its disassembly, one instruction per
+/// harness/common/files.h). Each kernel with "instructions" (its disassembly, one instruction per
 /// string, or null and "instructions_missing": why) when `with_instructions`. Returns JSON, to be
 /// freed with wavebench_amd_free:
 ///   {"code_objects": [{"target": "gfx90a", "isa": ..., "bundle_entry": ...,

@@ -1,7 +1,7 @@
-// libFuzzer target: the check of a plugin file before dlopen (harness/plugin_file.cpp) on any
+// libFuzzer target: the check of a plugin file before dlopen (harness/plugins/plugin_file.cpp) on any
 // bytes. It says "" or what is wrong, in a message that is printable and bounded; a crash, a hang
 // or a sanitizer report is a bug.
-#include "harness/plugin_file.h"
+#include "harness/plugins/plugin_file.h"
 
 #include <cstddef>
 #include <cstdint>

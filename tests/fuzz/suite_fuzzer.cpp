@@ -1,7 +1,7 @@
-// libFuzzer target: the suite parser (harness/suite.cpp) on any text. A bad suite is a
+// libFuzzer target: the suite parser (harness/plan/suite.cpp) on any text. A bad suite is a
 // std::exception (wb::suite_error) that says what is wrong; a crash, a hang or a sanitizer report
 // is a bug.
-#include "harness/suite.h"
+#include "harness/plan/suite.h"
 
 #include <cstddef>
 #include <cstdint>

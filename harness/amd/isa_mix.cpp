@@ -1,0 +1,78 @@
+#include "harness/amd/isa_mix.h"
+
+#include <utility>
+
+namespace wb {
+
+namespace {
+
+/// Mnemonic prefixes, first match wins: the one table of instruction classes.
+constexpr std::pair<std::string_view, isa_class> rules[] = {
+    {"s_cbranch_", isa_class::branch},  {"s_branch", isa_class::branch},     {"s_setpc_", isa_class::branch},
+    {"s_swappc_", isa_class::branch},   {"s_waitcnt", isa_class::waitcnt},   {"s_load_", isa_class::smem},
+    {"s_buffer_load_", isa_class::smem}, {"s_store_", isa_class::smem},      {"s_buffer_store_", isa_class::smem},
+    {"s_scratch_", isa_class::smem},    {"s_atomic_", isa_class::smem},      {"s_buffer_atomic_", isa_class::smem},
+    {"s_dcache_", isa_class::smem},     {"s_memtime", isa_class::smem},      {"s_memrealtime", isa_class::smem},
+    {"s_", isa_class::salu},            {"v_", isa_class::valu},             {"ds_", isa_class::lds},
+    {"buffer_", isa_class::vmem},       {"tbuffer_", isa_class::vmem},       {"global_", isa_class::vmem},
+    {"flat_", isa_class::vmem},         {"scratch_", isa_class::vmem},       {"image_", isa_class::vmem},
+};
+
+std::string_view mnemonic(std::string_view instruction)
+{
+    const size_t b = instruction.find_first_not_of(" \t");
+    if (b == std::string_view::npos) return {};
+    instruction.remove_prefix(b);
+    return instruction.substr(0, instruction.find_first_of(" \t"));
+}
+
+} // namespace
+
+const char* to_string(isa_class c)
+{
+    static const char* const names[] = {"VALU", "SALU", "VMEM", "SMEM", "LDS", "branch", "waitcnt", "other"};
+    return names[size_t(c)];
+}
+
+isa_class classify(std::string_view instruction)
+{
+    const std::string_view m = mnemonic(instruction);
+    for (const auto& [prefix, c] : rules)
+        if (m.substr(0, prefix.size()) == prefix) return c;
+    return isa_class::other;
+}
+
+bool writes_exec(std::string_view instruction)
+{
+    const std::string_view m = mnemonic(instruction);
+    if (m.find("saveexec") != std::string_view::npos || m.find("wrexec") != std::string_view::npos ||
+        m.substr(0, 6) == "v_cmpx")
+        return true;
+    std::string_view rest = instruction.substr(instruction.find(m) + m.size());
+    const size_t b = rest.find_first_not_of(" \t");
+    if (b == std::string_view::npos) return false;
+    rest.remove_prefix(b);
+    const std::string_view dest = rest.substr(0, rest.find_first_of(", \t"));
+    return dest == "exec" || dest == "exec_lo" || dest == "exec_hi";
+}
+
+isa_counts& isa_counts::operator+=(const isa_counts& o)
+{
+    for (size_t i = 0; i < isa_classes; ++i) by_class[i] += o.by_class[i];
+    exec_writes += o.exec_writes;
+    total += o.total;
+    return *this;
+}
+
+isa_counts count_mix(const std::vector<std::string>& instructions)
+{
+    isa_counts c;
+    for (const auto& i : instructions) {
+        ++c.by_class[size_t(classify(i))];
+        c.exec_writes += writes_exec(i);
+        ++c.total;
+    }
+    return c;
+}
+
+} // namespace wb

@@ -1,0 +1,34 @@
+// Instruction mix of AMDGPU disassembly: each instruction in one class, by its mnemonic, from one
+// table (amd/isa_mix.cpp). Backs `wavebench inspect --isa` and `--pair`.
+#pragma once
+
+#include <array>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace wb {
+
+/// Disjoint classes: branches and waitcnts are taken out of the scalar ALU; `other` holds what no
+/// rule names (exports, s_endpgm counted as SALU, ...).
+enum class isa_class { valu, salu, vmem, smem, lds, branch, waitcnt, other };
+constexpr size_t isa_classes = 8;
+const char* to_string(isa_class c);
+
+/// The class of one disassembled instruction ("v_add_f32_e32 v0, v1, v2").
+isa_class classify(std::string_view instruction);
+
+/// Whether the instruction writes the exec mask: any *saveexec* or *wrexec* instruction, v_cmpx_*
+/// (which writes it implicitly), or one whose destination (first operand) is exec, exec_lo or exec_hi.
+bool writes_exec(std::string_view instruction);
+
+struct isa_counts {
+    std::array<long long, isa_classes> by_class{};
+    long long exec_writes = 0, total = 0;
+    long long operator[](isa_class c) const { return by_class[size_t(c)]; }
+    isa_counts& operator+=(const isa_counts& o);
+};
+
+isa_counts count_mix(const std::vector<std::string>& instructions);
+
+} // namespace wb

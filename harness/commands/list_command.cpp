@@ -1,0 +1,100 @@
+// `wavebench list`: the plugins of a platform with their tunables, and every plugin file that
+// could not be used with the reason; as a table or JSON.
+#include "harness/commands/commands.h"
+#include "harness/report/results_json.h"
+#include "harness/worker/worker.h"
+
+#include <array>
+#include <iostream>
+
+namespace wb {
+
+namespace {
+
+nlohmann::json plugin_json(const plugin& pl, platform_kind platform)
+{
+    nlohmann::json kernels = nlohmann::json::array(), tunables = nlohmann::json::array();
+    for (const auto& k : pl.kernels) kernels.push_back(k.name);
+    for (const auto& t : pl.tunables)
+        tunables.push_back(
+            {{"name", t.name}, {"default", t.default_value}, {"allowed", describe_allowed(t)}, {"help", t.help}});
+    return {{"family", pl.fam->name},
+            {"variant", pl.variant},
+            {"summary", pl.summary},
+            {"seed", pl.seed},
+            {"platform", to_string(platform)},
+            {"path", pl.path.string()},
+            {"baseline", pl.fam->baseline == pl.variant},
+            {"kernels", kernels},
+            {"tunables", tunables}};
+}
+
+/// Variant, tunables with their defaults, summary; then the files not loaded.
+void print_table(const plugin_registry& reg)
+{
+    std::vector<std::array<std::string, 3>> rows{{"variant", "tunables (defaults)", "summary"}};
+    for (const auto& pl : reg.plugins()) {
+        std::string tunables;
+        for (const auto& t : pl.tunables)
+            tunables.append(tunables.empty() ? "" : " ").append(t.name).append("=").append(std::to_string(t.default_value));
+        rows.push_back({pl.name() + (pl.fam->baseline == pl.variant ? " *" : ""), tunables, pl.summary});
+    }
+    size_t w0 = 0, w1 = 0;
+    for (const auto& r : rows) {
+        w0 = std::max(w0, r[0].size());
+        w1 = std::max(w1, r[1].size());
+    }
+    for (const auto& r : rows)
+        std::cout << r[0] << std::string(w0 + 2 - r[0].size(), ' ') << r[1] << std::string(w1 + 2 - r[1].size(), ' ')
+                  << r[2] << "\n";
+    if (!reg.plugins().empty())
+        std::cout << "\n* the family's baseline. --json shows each tunable's allowed values, the seed sections, "
+                     "kernels and files.\n";
+    if (reg.plugins().empty()) std::cout << "no plugins loaded\n";
+    if (!reg.rejections().empty()) {
+        std::cout << "\nnot loaded:\n";
+        for (const auto& r : reg.rejections()) std::cout << "  " << shown(r.path.string(), 400) << " " << r.reason << "\n";
+    }
+}
+
+} // namespace
+
+int list_command(const platform_options& o, bool json)
+{
+    std::shared_ptr<platform> p;
+    std::string device_problem;
+    platform_kind kind = platform_kind::cpu; // with auto and no platform started: the cpu plugins
+    try {
+        p = open_platform(o);
+        kind = p->kind();
+    } catch (const platform_unavailable& e) {
+        device_problem = e.what();
+        if (o.name != auto_platform) {
+            const auto asked = parse_platform(o.name);
+            if (!asked) throw; // an unknown platform has no plugins to list
+            kind = *asked;
+        }
+    }
+    plugin_registry reg(kind);
+    const auto files = find_plugin_files(reg, o.plugin_dirs);
+    platform_options po = o;
+    po.name = to_string(kind);
+    load_catalog(po, files, reg);
+    if (json) {
+        nlohmann::json plugins = nlohmann::json::array();
+        for (const auto& pl : reg.plugins()) plugins.push_back(plugin_json(pl, kind));
+        nlohmann::json doc{{"platform", to_string(kind)},
+                           {"device", p ? device_json(p->device()) : nlohmann::json()},
+                           {"device_problem", device_problem.empty() ? nlohmann::json() : nlohmann::json(device_problem)},
+                           {"plugins", plugins},
+                           {"rejected", rejections_json(reg.rejections())}};
+        std::cout << doc.dump(2) << "\n";
+        return exit_ok;
+    }
+    const std::string no_device = std::string(to_string(kind)) + ": no device (" + device_problem + ")";
+    std::cout << "platform " << (p ? device_line(*p) : no_device) << "\n\n";
+    print_table(reg);
+    return exit_ok;
+}
+
+} // namespace wb

@@ -1,0 +1,143 @@
+#include "harness/history/rows.h"
+
+#include "harness/common/files.h"
+
+#include <map>
+
+namespace wb {
+
+namespace {
+
+/// JSON as stored: compact, and what is not UTF-8 (a plugin's message) replaced, never refused.
+std::string json_text(const nlohmann::json& j)
+{
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+/// doc[key] where it is a string, else "".
+std::string text_of(const nlohmann::json& doc, const char* key)
+{
+    const auto it = doc.is_object() ? doc.find(key) : doc.end();
+    return it != doc.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+} // namespace
+
+std::string history_schema(const sql_types& t)
+{
+    const std::string integer = std::string(t.integer) + " NOT NULL", boolean = std::string(t.boolean) + " NOT NULL";
+    return R"sql(
+CREATE TABLE IF NOT EXISTS runs (
+    id           )sql" + std::string(t.id) + R"sql(,
+    suite        TEXT NOT NULL,
+    suite_file   TEXT NOT NULL,
+    device       TEXT NOT NULL,
+    arch         TEXT NOT NULL,
+    platform     TEXT NOT NULL,
+    toolchain    TEXT NOT NULL,
+    tool_version TEXT NOT NULL,
+    started      TEXT NOT NULL,
+    recorded     TEXT NOT NULL,
+    complete     )sql" + boolean + R"sql(,
+    configs      )sql" + integer + R"sql(,
+    verified     )sql" + integer + R"sql(,
+    failed       )sql" + integer + R"sql(,
+    errors       )sql" + integer + R"sql(,
+    crashed      )sql" + integer + R"sql(,
+    timeouts     )sql" + integer + R"sql(,
+    skipped      )sql" + integer + R"sql(,
+    baseline     )sql" + boolean + R"sql( DEFAULT false,
+    document     TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_by_group ON runs (suite, platform, device, id);
+CREATE UNIQUE INDEX IF NOT EXISTS runs_one_baseline ON runs (suite, platform, device) WHERE baseline;
+CREATE TABLE IF NOT EXISTS results (
+    run_id          )sql" + integer + R"sql( REFERENCES runs (id) ON DELETE CASCADE,
+    position        )sql" + integer + R"sql(,
+    family          TEXT NOT NULL,
+    variant         TEXT NOT NULL,
+    params          TEXT NOT NULL,
+    status          TEXT NOT NULL,
+    time_ms         )sql" + t.real + R"sql(,
+    samples_ms      TEXT NOT NULL,
+    wall_samples_ms TEXT NOT NULL,
+    PRIMARY KEY (run_id, position)
+);
+CREATE INDEX IF NOT EXISTS results_by_config ON results (family, variant, params);
+)sql";
+}
+
+run_rows rows_of(const nlohmann::json& doc)
+{
+    const nlohmann::json& results = doc.at("results");
+    const nlohmann::json& suite = doc.at("suite");
+    const nlohmann::json& device = doc.at("device");
+    run_rows out;
+    std::map<std::string, int64_t> counts;
+    for (const auto& r : results) {
+        ++counts[text_of(r, "status")];
+        const auto time = r.value("time_ms", nlohmann::json());
+        auto array = [&](const char* key) { return json_text(r.value(key, nlohmann::json::array())); };
+        out.results.push_back({text_of(r, "family"), text_of(r, "variant"),
+                               json_text(r.value("params", nlohmann::json::object())), text_of(r, "status"),
+                               time.is_number() ? std::optional(time.get<double>()) : std::nullopt,
+                               array("samples_ms"), array("wall_samples_ms")});
+    }
+    run_summary& s = out.run;
+    s.suite = text_of(suite, "name");
+    s.suite_file = text_of(suite, "file");
+    s.device = text_of(device, "name");
+    s.arch = text_of(device, "arch");
+    s.platform = text_of(doc, "platform");
+    s.toolchain = text_of(doc, "toolchain");
+    s.tool_version = text_of(doc, "tool_version");
+    s.started = text_of(doc, "started");
+    s.complete = doc.value("complete", false);
+    s.configs = int64_t(results.size());
+    s.verified = counts["verified"];
+    s.failed = counts["failed"];
+    s.errors = counts["error"];
+    s.crashed = counts["crashed"];
+    s.timeouts = counts["timeout"];
+    s.skipped = counts["skipped"];
+    out.document = json_text(doc);
+    return out;
+}
+
+run_summary summary_of(const std::function<std::string(int)>& column)
+{
+    auto integer = [&](int i) { return std::stoll(column(i)); };
+    auto boolean = [&](int i) {
+        const std::string v = column(i);
+        return v == "1" || v == "t";
+    };
+    run_summary r;
+    r.id = integer(0);
+    r.recorded = column(1);
+    r.started = column(2);
+    r.suite = column(3);
+    r.suite_file = column(4);
+    r.platform = column(5);
+    r.device = column(6);
+    r.arch = column(7);
+    r.toolchain = column(8);
+    r.tool_version = column(9);
+    r.complete = boolean(10);
+    r.baseline = boolean(11);
+    r.configs = integer(12);
+    r.verified = integer(13);
+    r.failed = integer(14);
+    r.errors = integer(15);
+    r.crashed = integer(16);
+    r.timeouts = integer(17);
+    r.skipped = integer(18);
+    return r;
+}
+
+std::invalid_argument no_such_run(int64_t id, const std::string& where)
+{
+    return std::invalid_argument("no run " + std::to_string(id) + " in the history " + shown(where, 200) +
+                                 ": `wavebench history` lists the runs");
+}
+
+} // namespace wb

@@ -1,0 +1,167 @@
+// A group's shared inputs and outputs: memory plan, datasets, upload and the check afterwards
+// (measure/inputs.h).
+#include "harness/measure/inputs.h"
+
+#include "core/compare.h"
+#include "core/random.h"
+#include "harness/plan/plan.h"
+#include "reference/reference.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace wb {
+
+namespace {
+
+double host_memory_bytes() { return double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE)); }
+
+size_t total_bytes(const std::vector<buffer_shape>& shapes)
+{
+    size_t bytes = 0;
+    for (const auto& b : shapes) bytes += b.count * elem_size(b.type);
+    return bytes;
+}
+
+struct memory_plan {
+    size_t sets = 1;     // copies of the inputs on the device, rotated through
+    size_t datasets = 1; // different inputs (seeds) among them: 2 where memory allows
+};
+
+/// How many input copies and datasets fit; throws when even one does not.
+memory_plan plan_memory(const platform& pf, size_t in_bytes, size_t out_bytes)
+{
+    // The host holds each dataset's inputs and expected outputs, and the actual outputs; the
+    // device one copy of the outputs and `sets` copies of the inputs. On cpu both are one memory.
+    const wb_device_info& d = pf.device();
+    const double gib = double(1 << 30), host_budget = 0.8 * host_memory_bytes(), dev_budget = 0.8 * double(d.total_memory);
+    const bool shared = pf.kind() == platform_kind::cpu;
+    auto host = [&](size_t datasets) { return double(datasets) * double(in_bytes + out_bytes) + double(out_bytes); };
+    auto device = [&](size_t sets, size_t datasets) {
+        return double(sets) * double(in_bytes) + double(out_bytes) + (shared ? host(datasets) : 0);
+    };
+    memory_plan p;
+    // Rotate through copies of the inputs when they would fit in the cache (2x its size).
+    const size_t cache = size_t(std::max<int64_t>(d.l2_cache_bytes, 0));
+    if (in_bytes > 0 && in_bytes < 2 * cache) p.sets = std::min<size_t>(16, (2 * cache + in_bytes - 1) / in_bytes);
+    p.sets = std::max<size_t>(p.sets, 2);
+    while (p.sets > 1 && (device(p.sets, 2) > dev_budget || host(2) > host_budget)) --p.sets;
+    p.datasets = std::min<size_t>(p.sets, 2); // a second dataset only where it fits: else replays go unseen
+    char msg[256];
+    if (host(p.datasets) > host_budget) {
+        std::snprintf(msg, sizeof msg, "needs %.1f GiB of host memory; this machine has %.1f GiB (80%% usable)",
+                      host(1) / gib, host_budget / 0.8 / gib);
+        throw std::runtime_error(msg);
+    }
+    if (device(p.sets, p.datasets) > dev_budget) {
+        std::snprintf(msg, sizeof msg, "needs %.1f GiB of device memory; the device has %.1f GiB (80%% usable)",
+                      device(1, 1) / gib, dev_budget / 0.8 / gib);
+        throw std::runtime_error(msg + std::string(": ") + d.name);
+    }
+    return p;
+}
+
+} // namespace
+
+group_inputs::group_inputs(std::shared_ptr<platform> p, const family& fam, const param_map& params, uint64_t suite_seed)
+    : platform_(std::move(p)), fam_(&fam), params_(params)
+{
+    try {
+        setup(suite_seed);
+    } catch (const std::exception& e) {
+        setup_error = std::string("preparing the inputs failed: ") + e.what();
+    }
+}
+
+void group_inputs::setup(uint64_t suite_seed)
+{
+    const auto in_shapes = fam_->inputs(params_), out_shapes = fam_->outputs(params_);
+    const memory_plan plan = plan_memory(*platform_, total_bytes(in_shapes), total_bytes(out_shapes));
+
+    const family_reference& ref = reference_of(*fam_);
+    uint64_t seed = derive_seed(suite_seed, fam_->name + " " + params_text(params_, {}));
+    for (size_t d = 0; d < plan.datasets; ++d, seed = mix64(seed) & ((uint64_t(1) << 53) - 1)) {
+        dataset ds{seed, make_buffers(in_shapes), make_buffers(out_shapes)};
+        fam_->generate(params_, seed, ds.inputs);
+        ref.compute(params_, ds.inputs, ds.expected);
+        data.push_back(std::move(ds));
+    }
+    actual = make_buffers(out_shapes);
+    for (size_t s = 0; s < plan.sets; ++s) {
+        std::vector<device_buffer> set;
+        for (const auto& b : of_set(s).inputs) set.emplace_back(platform_, std::max<size_t>(b.bytes.size(), 1));
+        input_sets.push_back(std::move(set));
+        upload(s);
+    }
+    for (const auto& b : actual) outputs.emplace_back(platform_, b.bytes.size() + guard_bytes);
+    fill_guards();
+}
+
+namespace {
+constexpr int guard_byte = 0xC3; // neither poison (0xA5, 0x5A) nor zero
+}
+
+void group_inputs::fill_guards()
+{
+    for (size_t i = 0; i < outputs.size(); ++i)
+        platform::check(platform_->api().fill(static_cast<char*>(outputs[i].get()) + actual[i].bytes.size(), guard_byte,
+                                              guard_bytes, nullptr),
+                        "filling the guard after an output");
+    platform::check(platform_->api().stream_sync(nullptr), "filling the guard after an output");
+}
+
+std::string group_inputs::check_guards()
+{
+    std::string overrun;
+    std::vector<unsigned char> guard(guard_bytes);
+    const auto shapes = fam_->outputs(params_);
+    for (size_t i = 0; i < outputs.size() && overrun.empty(); ++i) {
+        platform_->copy_to_host(guard.data(), static_cast<const char*>(outputs[i].get()) + actual[i].bytes.size(),
+                                guard_bytes);
+        size_t first = guard_bytes, last = 0;
+        for (size_t b = 0; b < guard_bytes; ++b)
+            if (guard[b] != guard_byte) {
+                first = std::min(first, b);
+                last = b;
+            }
+        if (first < guard_bytes)
+            overrun = "the plugin wrote past the end of output '" + shapes[i].name + "' (" +
+                      std::to_string(actual[i].bytes.size()) + " bytes): bytes " + std::to_string(first) + " to " +
+                      std::to_string(last) + " after its end changed";
+    }
+    if (!overrun.empty()) fill_guards();
+    return overrun;
+}
+
+void group_inputs::upload(size_t set)
+{
+    const auto& inputs = of_set(set).inputs;
+    for (size_t i = 0; i < inputs.size(); ++i)
+        platform_->copy_to_device(input_sets[set][i].get(), inputs[i].bytes.data(), inputs[i].bytes.size());
+}
+
+std::string group_inputs::check_intact()
+{
+    std::string damage;
+    const auto shapes = fam_->inputs(params_);
+    for (size_t s = 0; s < input_sets.size(); ++s) {
+        const auto& inputs = of_set(s).inputs;
+        bool damaged = false;
+        for (size_t i = 0; i < inputs.size(); ++i) {
+            host_buffer now(inputs[i].type, inputs[i].count());
+            platform_->copy_to_host(now.bytes.data(), input_sets[s][i].get(), now.bytes.size());
+            const comparison c = compare(inputs[i], now, 0);
+            if (c.ok) continue;
+            damaged = true;
+            if (damage.empty())
+                damage = "the plugin changed its input '" + shapes[i].name + "' (copy " + std::to_string(s + 1) + " of " +
+                         std::to_string(input_sets.size()) + "): " + c.detail;
+        }
+        if (damaged) upload(s); // the next configuration gets its inputs intact
+    }
+    return damage;
+}
+
+} // namespace wb

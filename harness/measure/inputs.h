@@ -1,0 +1,61 @@
+// The inputs and outputs the configurations of one group (the same family parameters) share: how
+// many copies fit in memory, the datasets generated from the suite's seed with the expected
+// outputs from the family's reference, the copies on the device, and the check afterwards that a
+// plugin left them intact.
+#pragma once
+
+#include "core/family.h"
+#include "harness/platform/platform.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+class group_inputs {
+public:
+    struct dataset {
+        uint64_t seed = 0;
+        std::vector<host_buffer> inputs, expected;
+    };
+
+    /// Plans the memory, generates the datasets, computes their expected outputs and uploads the
+    /// input copies. Does not throw: a failure is kept in `setup_error`, for every configuration
+    /// of the group to report.
+    group_inputs(std::shared_ptr<platform> p, const family& fam, const param_map& params, uint64_t suite_seed);
+
+    /// Two datasets with different seeds alternate across the runs (a plugin that replays an
+    /// earlier answer fails), each uploaded into several input sets so that repeated runs do not
+    /// hit the cache.
+    std::vector<dataset> data;
+    std::vector<std::vector<device_buffer>> input_sets; // set s holds data[s % data.size()]
+    std::vector<device_buffer> outputs;                 // on the device, each followed by a guard
+    std::vector<host_buffer> actual;                    // the outputs copied back to the host
+    std::string setup_error;                            // why the group cannot run, or ""
+
+    const dataset& of_set(size_t set) const { return data[set % data.size()]; }
+
+    /// Bytes after each output that a plugin must leave alone (an overrun within them is found
+    /// by check_guards, not by the heap or the device's memory protection, or not at all).
+    static constexpr size_t guard_bytes = 16384;
+
+    /// Checks the guard after each output and restores it. Returns where a plugin wrote past the
+    /// end of an output, or "".
+    std::string check_guards();
+
+    /// Compares every input copy on the device with its dataset and re-uploads the damaged ones,
+    /// so the next configuration gets its inputs intact. Returns what changed, or "".
+    std::string check_intact();
+
+private:
+    void setup(uint64_t suite_seed);
+    void upload(size_t set);
+    void fill_guards();
+
+    std::shared_ptr<platform> platform_;
+    const family* fam_;
+    param_map params_;
+};
+
+} // namespace wb

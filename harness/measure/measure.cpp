@@ -1,0 +1,309 @@
+// Measuring one configuration (measure/measure.h).
+#include "harness/measure/measure.h"
+
+#include "core/compare.h"
+#include "harness/commands/commands.h"
+#include "harness/measure/executor.h"
+#include "reference/reference.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+
+namespace wb {
+
+namespace {
+
+/// Text from a plugin, with every byte that is not part of valid UTF-8 replaced by U+FFFD.
+std::string utf8(const char* text)
+{
+    std::string out;
+    const auto* p = reinterpret_cast<const unsigned char*>(text);
+    while (*p) {
+        const int len = *p < 0x80 ? 1 : (*p >> 5) == 6 ? 2 : (*p >> 4) == 14 ? 3 : (*p >> 3) == 30 ? 4 : 0;
+        bool ok = len > 0;
+        for (int i = 1; ok && i < len; ++i) ok = (p[i] >> 6) == 2;
+        if (ok) {
+            out.append(reinterpret_cast<const char*>(p), size_t(len));
+            p += len;
+        } else {
+            out += "\xef\xbf\xbd";
+            ++p;
+        }
+    }
+    return out;
+}
+
+/// An out-of-memory error with the sizes that explain it: the device's memory, and what this
+/// configuration's inputs and outputs take of it.
+std::string with_memory_sizes(std::string message, const platform& pf, const group_inputs& g)
+{
+    if (message.find("OutOfMemory") == std::string::npos && message.find("out of memory") == std::string::npos)
+        return message;
+    size_t bytes = 0;
+    for (const auto& set : g.input_sets)
+        for (const auto& b : set) bytes += b.bytes();
+    for (const auto& b : g.outputs) bytes += b.bytes();
+    char sizes[160];
+    std::snprintf(sizes, sizeof sizes, " (the device has %.2f GiB; the inputs and outputs of this configuration take %.1f MiB of it)",
+                  double(pf.device().total_memory) / double(1 << 30), double(bytes) / double(1 << 20));
+    return message + sizes;
+}
+
+const char* poison_note(int byte) { return byte == 0xA5 ? "0xa5 poison" : "0x5a poison"; }
+
+/// On the cpu platform with a wavefront's lanes reordered (--lane-order): what a failure can mean.
+std::string lane_order_note(const platform& pf)
+{
+    if (pf.kind() != platform_kind::cpu) return "";
+    const std::string order = cpu_lane_order();
+    if (order == "forward") return "";
+    return "; lanes ran in " + order + " order between synchronization points (--lane-order): if the output is "
+           "right in forward order, the kernel has a race between the lanes of a wavefront (warp-synchronous code "
+           "that assumes lock-step needs __syncwarp, shuffles or barriers)";
+}
+
+/// The arguments the plugin's functions get (wb_args), and the storage they point into.
+struct plugin_args {
+    plugin_args(const config& c, group_inputs& g, void* stream) : g(g), in(g.data.front().inputs.size())
+    {
+        // The parameters as the plugin sees them: family parameters, then tunables.
+        for (const auto* m : {&c.family_params, &c.tunables})
+            for (const auto& [k, v] : *m) {
+                wb_param p{k.c_str(), WB_INT, 0, 0, nullptr};
+                if (auto i = std::get_if<int64_t>(&v)) p.i = *i;
+                else if (auto f = std::get_if<double>(&v)) p = {k.c_str(), WB_REAL, 0, *f, nullptr};
+                else p = {k.c_str(), WB_STRING, 0, 0, std::get<std::string>(v).c_str()};
+                params.push_back(p);
+            }
+        for (auto& b : g.outputs) out.push_back(b.get());
+        for (auto& b : g.actual) host_out.push_back(b.bytes.data());
+        args.size = sizeof(wb_args);
+        args.stream = stream;
+        args.params = params.data();
+        args.n_params = uint32_t(params.size());
+        args.in = in.data();
+        args.n_in = uint32_t(in.size());
+        args.out = out.data();
+        args.host_out = host_out.data();
+        args.n_out = uint32_t(out.size());
+        args.message = message;
+        args.message_size = sizeof message;
+        args.note = note;
+        args.note_size = sizeof note;
+        use_inputs(0);
+    }
+    plugin_args(const plugin_args&) = delete;
+    plugin_args& operator=(const plugin_args&) = delete;
+
+    /// Points the plugin at input copy `set`.
+    void use_inputs(size_t set)
+    {
+        for (size_t i = 0; i < in.size(); ++i) in[i] = g.input_sets[set][i].get();
+    }
+
+    group_inputs& g;
+    std::vector<wb_param> params;
+    std::vector<const void*> in;
+    std::vector<void*> out, host_out;
+    char message[2048] = "", note[512] = "";
+    wb_args args{};
+};
+
+} // namespace
+
+result result_for(const config& c)
+{
+    result r;
+    r.family = c.plug->fam->name;
+    r.variant = c.plug->variant;
+    r.family_params = c.family_params;
+    r.tunables = c.tunables;
+    return r;
+}
+
+result local_executor::measure(const config& c, const run_settings& s)
+{
+    if (group_ != c.group || !inputs_) {
+        enter(stage::inputs);
+        inputs_.reset(); // its device memory first
+        inputs_ = std::make_unique<group_inputs>(platform_, *c.plug->fam, c.family_params, s.seed);
+        group_ = c.group;
+    }
+    result r = wb::measure(platform_, c, *inputs_, s);
+    enter(stage::none);
+    return r;
+}
+
+result measure(const std::shared_ptr<platform>& pf, const config& c, group_inputs& g, const run_settings& settings)
+{
+    const family& fam = *c.plug->fam;
+    const wb_plugin& d = *c.plug->desc;
+    result r = result_for(c);
+    for (const auto& d : g.data) r.seeds.push_back(d.seed);
+    r.input_sets = int(g.input_sets.size());
+    for (const auto& set : g.input_sets)
+        for (const auto& b : set) r.working_set_bytes += int64_t(b.bytes());
+    for (const auto& b : g.actual) r.working_set_bytes += int64_t(b.bytes.size());
+    if (!c.skip.empty()) {
+        r.st = status::skipped;
+        r.message = c.skip;
+        return r;
+    }
+    if (!g.setup_error.empty()) {
+        r.message = g.setup_error;
+        r.where = stage::inputs;
+        return r;
+    }
+
+    timed_stream stream(pf);
+    plugin_args a(c, g, stream.get());
+    wb_args* args = &a.args;
+    const char* message = a.message;
+
+    using clock = std::chrono::steady_clock;
+    auto ms_since = [](clock::time_point t0) { return std::chrono::duration<double, std::milli>(clock::now() - t0).count(); };
+    bool prepared = false;
+    std::vector<double> times, walls;
+    auto settle = [&](const char* what) { // untimed set-up counts until its device work is done
+        stream.sync();
+        platform::check(pf->api().stream_sync(nullptr), what);
+    };
+    try {
+        prepared = true; // from here on, release: a failed or declined prepare may hold half its state
+        enter(stage::prepare);
+        if (d.prepare) {
+            const auto t0 = clock::now();
+            const int32_t st = d.prepare(args);
+            if (st == WB_OK) settle("waiting for the plugin's prepare");
+            r.prepare_ms = ms_since(t0);
+            if (st == WB_SKIP) {
+                r.st = status::skipped;
+                r.message = message[0] ? utf8(message) : "the plugin declined this configuration";
+            } else if (st != WB_OK) {
+                throw std::runtime_error("prepare failed: " + utf8(message));
+            }
+        }
+        r.note = utf8(a.note);
+        r.kernels = kernels_of(*pf, c, *args);
+
+        if (r.st != status::skipped) r.st = status::verified;
+        const auto started = clock::now();
+        double measured_ms = 0;
+        size_t bound = size_t(-1); // the input set the plugin last bound
+        auto enough = [&](int run) {
+            const int samples = run - settings.warmup;
+            if (samples < settings.repetitions) return false;
+            return measured_ms >= settings.min_time_s * 1e3 || samples >= settings.max_samples ||
+                   ms_since(started) >= settings.max_time_s * 1e3;
+        };
+        for (int run = 0; r.st == status::verified && !enough(run); ++run) {
+            // Alternate two poisons: an element left unwritten fails at least one of two runs.
+            const int poison = run % 2 ? 0x5A : 0xA5;
+            const size_t set = size_t(run) % g.input_sets.size();
+            const auto& data = g.of_set(set);
+            a.use_inputs(set);
+            if (d.bind && bound != set) { // the plugin's own layout of these inputs, untimed
+                enter(stage::bind);
+                const auto t0 = clock::now();
+                if (d.bind(args) != WB_OK) throw std::runtime_error("bind failed: " + utf8(message));
+                settle("waiting for the plugin's bind");
+                if (bound == size_t(-1)) r.prepare_ms += ms_since(t0);
+                bound = set;
+            }
+            // Every run starts from a poisoned output (the same conditions for every timed run); the
+            // first runs are all compared with the reference, then every verify_every-th.
+            const bool check = run < settings.warmup + 2 * int(g.input_sets.size()) || run % settings.verify_every == 0;
+            enter(stage::run);
+            for (size_t i = 0; i < a.out.size(); ++i) {
+                platform::check(pf->api().fill(a.out[i], poison, g.actual[i].bytes.size(), stream.get()),
+                                "poisoning the outputs");
+                if (d.finish) std::memset(a.host_out[i], poison, g.actual[i].bytes.size()); // else the copy overwrites all
+            }
+            stream.sync();
+
+            const auto t0 = clock::now();
+            stream.start();
+            const int32_t st = d.run(args);
+            stream.stop();
+            stream.sync();
+            if (st != WB_OK) throw std::runtime_error("run failed: " + utf8(message));
+            enter(stage::finish);
+            if (d.finish && d.finish(args) != WB_OK) throw std::runtime_error("finish failed: " + utf8(message));
+            enter(stage::verify);
+            const double wall = ms_since(t0);
+            const double kernel = stream.elapsed_ms();
+
+            ++r.runs;
+            if (check && !d.finish)
+                for (size_t i = 0; i < a.out.size(); ++i)
+                    pf->copy_to_host(a.host_out[i], a.out[i], g.actual[i].bytes.size());
+            r.runs_checked += check;
+            if (check)
+                if (std::string overrun = g.check_guards(); !overrun.empty()) {
+                    r.st = status::failed;
+                    r.message = "run " + std::to_string(run + 1) + ": " + overrun;
+                    break;
+                }
+            for (size_t i = 0; check && i < a.out.size(); ++i) {
+                const comparison cmp = compare(data.expected[i], g.actual[i], fam.tolerance);
+                if (!cmp.ok) {
+                    r.st = status::failed;
+                    r.message = "run " + std::to_string(run + 1) + (run < settings.warmup ? " (warm-up, " : " (") +
+                                poison_note(poison) + ", input seed " + std::to_string(data.seed) + "), output '" +
+                                fam.outputs(c.family_params)[i].name + "': " + cmp.detail + lane_order_note(*pf);
+                    break;
+                }
+            }
+            if (r.st == status::failed) break;
+            if (run >= settings.warmup) {
+                times.push_back(kernel);
+                walls.push_back(wall);
+                measured_ms += kernel;
+            }
+        }
+    } catch (const std::exception& e) {
+        r.st = status::error;
+        r.message = with_memory_sizes(e.what(), *pf, g);
+        r.where = current_stage();
+    }
+    enter(stage::release);
+    if (prepared && d.release) d.release(args);
+    enter(stage::verify);
+    try { // a plugin that writes into its inputs fails, and does not spoil the next one's run
+        if (std::string damage = g.check_intact(); !damage.empty() && r.st != status::error) {
+            r.st = status::failed;
+            r.message = damage;
+        }
+    } catch (const std::exception& e) { // after an error, most likely the same one again: keep the first
+        if (r.st != status::error) {
+            r.st = status::error;
+            r.message = std::string("checking the inputs afterwards failed: ") + e.what();
+            r.where = stage::verify;
+        }
+    }
+    if (r.st == status::failed) r.where = stage::verify;
+
+    r.time_ms = summarize(times);
+    r.wall_ms = summarize(walls);
+    r.samples_ms = std::move(times);
+    r.wall_samples_ms = std::move(walls);
+    if (r.st == status::verified && r.time_ms.median > 0) {
+        r.metric_value = fam.metric.work(c.family_params) / (r.time_ms.median * 1e-3) / fam.metric.scale;
+        r.noisy = r.time_ms.rel_stddev > 0.02;
+        if (const auto model = reference_of(fam).model) {
+            param_map all = c.family_params;
+            all.insert(c.tunables.begin(), c.tunables.end());
+            r.model_speedup = model(all, r.variant, g.data.front().inputs, unsigned(pf->device().warp_size));
+        }
+        if (const auto model_issue = reference_of(fam).model_issue) {
+            param_map all = c.family_params;
+            all.insert(c.tunables.begin(), c.tunables.end());
+            r.model_issue_speedup = model_issue(all, r.variant, g.data.front().inputs,
+                                                unsigned(pf->device().warp_size), pf->device().arch);
+        }
+    }
+    return r;
+}
+
+} // namespace wb

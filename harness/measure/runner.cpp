@@ -1,0 +1,145 @@
+// Running a planned suite configuration by configuration, and setting each result against the
+// baseline, the library and the ceiling (measure/runner.h).
+#include "harness/measure/runner.h"
+
+#include "harness/common/files.h"
+#include "harness/measure/interrupt.h"
+#include "harness/measure/measure.h"
+
+#include <cstdlib>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace wb {
+
+std::vector<std::string> ceiling_levels(const ceilings& c, const std::string& name)
+{
+    std::vector<std::string> levels;
+    const std::string prefix = name + "@";
+    for (auto it = c.lower_bound(prefix); it != c.end() && it->first.rfind(prefix, 0) == 0; ++it)
+        levels.push_back(it->first);
+    return levels;
+}
+
+std::string ceiling_for(const ceilings& c, const std::string& name, int64_t working_set_bytes)
+{
+    std::string best = c.count(name) ? name : "";
+    long long best_mib = -1;
+    for (const std::string& level : ceiling_levels(c, name)) {
+        char* end = nullptr;
+        const long long mib = std::strtoll(level.c_str() + name.size() + 1, &end, 10);
+        if (!end || std::string(end) != "MiB" || mib <= 0 || (mib << 20) < working_set_bytes) continue;
+        if (best_mib < 0 || mib < best_mib) best = level, best_mib = mib;
+    }
+    return best;
+}
+
+void runner::finish(const config& c, result r, std::vector<result>& results, size_t& begin, const on_result& done)
+{
+    if (c.group != group_) begin = results.size(), group_ = c.group;
+    const family& fam = *c.plug->fam;
+    r.plan_index = c.index;
+    r.message = shown(r.message, 4096); // a plugin's words: printable and bounded on the console and in JSON
+    if (amd_static_) amd_figures_.attach(c, r.kernels);
+    const ceilings& known = ceilings_.at(size_t(r.device_index)); // of the result's own device
+    if (r.st == status::verified && r.time_ms.median > 0)
+        if (auto it = known.find(ceiling_for(known, fam.metric.ceiling, r.working_set_bytes));
+            it != known.end() && it->second.value > 0) {
+            r.ceiling = it->first;
+            r.fraction_of_ceiling = r.metric_value / it->second.value;
+        }
+    results.push_back(std::move(r));
+    // Speedups against the family's baseline and library at these parameters: the fastest
+    // verified configuration of each so far (they run first; the JSON's final values are exact).
+    auto fastest = [&](const std::string& variant) -> const result* {
+        const result* best = nullptr;
+        for (size_t j = begin; j < results.size(); ++j) {
+            const result& x = results[j];
+            if (x.variant == variant && x.st == status::verified && (!best || x.time_ms.median < best->time_ms.median))
+                best = &x;
+        }
+        return best;
+    };
+    const result *base = fastest(fam.baseline), *lib = fam.library.empty() ? nullptr : fastest(fam.library);
+    for (size_t j = begin; j < results.size(); ++j) {
+        result& x = results[j];
+        if (x.st != status::verified || x.time_ms.median <= 0) continue;
+        if (base) x.speedup_vs_baseline = base->time_ms.median / x.time_ms.median;
+        if (lib) x.speedup_vs_library = lib->time_ms.median / x.time_ms.median;
+    }
+    done(results.back(), results);
+}
+
+std::vector<result> runner::run(const std::vector<config>& configs, const run_settings& settings, const on_result& done,
+                                const on_start& starting)
+{
+    std::vector<result> results;
+    group_ = size_t(-1);
+    size_t begin = 0; // the first result of the current group (the same family parameters)
+    if (devices_.size() == 1) {
+        for (size_t i = 0; i < configs.size() && !interrupted(); ++i) {
+            if (starting) starting(i, configs[i], 0);
+            finish(configs[i], devices_[0]->measure(configs[i], settings), results, begin, done);
+        }
+        return results;
+    }
+    // The groups: [first, last) ranges of configs.
+    std::vector<std::pair<size_t, size_t>> groups;
+    for (size_t i = 0; i < configs.size(); ++i) {
+        if (i == 0 || configs[i].group != configs[i - 1].group) groups.emplace_back(i, i);
+        groups.back().second = i + 1;
+    }
+    std::mutex m;
+    std::vector<std::optional<result>> measured(configs.size());
+    size_t next_group = 0, emitted = 0;
+    auto emit_ready = [&] { // under m: hand on the results whose predecessors are all in
+        while (emitted < configs.size() && measured[emitted]) {
+            result r = std::move(*measured[emitted]);
+            measured[emitted].reset();
+            ++emitted;
+            finish(configs[emitted - 1], std::move(r), results, begin, done);
+        }
+    };
+    std::exception_ptr failure; // the first error that stops a device stops them all (after the
+                                // configurations in progress), and is thrown once they have
+    std::vector<std::thread> threads;
+    for (size_t d = 0; d < devices_.size(); ++d)
+        threads.emplace_back([&, d] {
+            try {
+                for (;;) {
+                    std::pair<size_t, size_t> g;
+                    {
+                        std::lock_guard lock(m);
+                        if (next_group == groups.size() || interrupted() || failure) return;
+                        g = groups[next_group++];
+                    }
+                    for (size_t i = g.first; i < g.second; ++i) {
+                        {
+                            std::lock_guard lock(m);
+                            if (interrupted() || failure) return;
+                            if (starting) starting(i, configs[i], int(d));
+                        }
+                        result r = devices_[d]->measure(configs[i], settings);
+                        r.device_index = int(d);
+                        std::lock_guard lock(m);
+                        measured[i] = std::move(r);
+                        emit_ready();
+                    }
+                }
+            } catch (...) {
+                std::lock_guard lock(m);
+                if (!failure) failure = std::current_exception();
+            }
+        });
+    for (auto& t : threads) t.join();
+    // Interrupted (or stopped by an error): the groups that finished after a gap are results too,
+    // written before the error is.
+    for (size_t i = emitted; i < configs.size(); ++i)
+        if (measured[i]) finish(configs[i], std::move(*measured[i]), results, begin, done);
+    if (failure) std::rethrow_exception(failure);
+    return results;
+}
+
+} // namespace wb

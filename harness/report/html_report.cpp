@@ -1,0 +1,408 @@
+// `wavebench report`: the results of the runs given, checked and trimmed to what the page draws,
+// inlined as JSON into the page's template with the vendored Vega scripts (both built into the
+// binary: cmake/report_assets.cmake). The page itself (harness/report/report_page.html) lays out and
+// draws everything; this file decides what data it gets: the newest run's results, the comparison
+// of two runs, the kernel-time spread of each configuration per run for the trend.
+#include "harness/report/html_report.h"
+
+#include "harness/commands/commands.h"
+#include "harness/common/files.h"
+#include "harness/ceilings/probe.h"
+#include "harness/report/results_json.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+
+// The page's template and the vendored scripts (the generated report_assets.cpp).
+extern "C" {
+[[gnu::visibility("hidden")]] extern const char wb_report_page[], wb_report_page_end[];
+[[gnu::visibility("hidden")]] extern const char wb_report_vega[], wb_report_vega_end[];
+[[gnu::visibility("hidden")]] extern const char wb_report_vega_lite[], wb_report_vega_lite_end[];
+[[gnu::visibility("hidden")]] extern const char wb_report_vega_embed[], wb_report_vega_embed_end[];
+[[gnu::visibility("hidden")]] extern const char wb_report_licenses[], wb_report_licenses_end[];
+}
+
+namespace wb {
+
+namespace {
+
+using json = nlohmann::json;
+
+std::string_view asset(const char* begin, const char* end)
+{
+    return {begin, size_t(reinterpret_cast<uintptr_t>(end) - reinterpret_cast<uintptr_t>(begin))};
+}
+
+/// Reads one input's results document; every error names the input and the result.
+struct checker {
+    std::string who; // "results.json", "run 12 (latest)"
+
+    [[noreturn]] void fail(const std::string& where, const std::string& what) const
+    {
+        throw std::invalid_argument(shown(who, 200) + ": " + where + what +
+                                    " (docs/results-schema.md describes the results)");
+    }
+    const json& field(const json& o, const char* key) const
+    {
+        static const json none;
+        const auto it = o.find(key);
+        return it == o.end() ? none : *it;
+    }
+    /// A number or null (also when absent).
+    json number(const json& o, const char* key, const std::string& where) const
+    {
+        const json& v = field(o, key);
+        if (!v.is_null() && !v.is_number()) fail(where, std::string(": '") + key + "' is not a number");
+        return v;
+    }
+    /// A string or null (also when absent).
+    json text(const json& o, const char* key, const std::string& where) const
+    {
+        const json& v = field(o, key);
+        if (!v.is_null() && !v.is_string()) fail(where, std::string(": '") + key + "' is not a string");
+        return v;
+    }
+    std::string name(const json& o, const char* key, const std::string& where) const
+    {
+        const json& v = field(o, key);
+        if (!v.is_string()) fail(where, std::string(": no '") + key + "' string");
+        return v.get<std::string>();
+    }
+    const json& object(const json& o, const char* key, const std::string& where) const
+    {
+        const json& v = field(o, key);
+        if (!v.is_null() && !v.is_object()) fail(where, std::string(": '") + key + "' is not an object");
+        return v;
+    }
+};
+
+/// A kernel's AMD figures on one target, as the page shows them.
+json amd_target_json(const json& t, const checker& c, const std::string& where)
+{
+    if (!t.is_object()) c.fail(where, ": an 'amd_static' entry is not an object");
+    json out{{"target", c.name(t, "target", where)}};
+    for (const char* k : {"vgprs", "agprs", "sgprs", "lds_bytes", "scratch_bytes", "vgpr_spills", "sgpr_spills"})
+        out[k] = c.number(t, k, where);
+    const json& occ = c.object(t, "occupancy", where);
+    out["waves_per_simd"] = occ.is_object() ? c.number(occ, "waves_per_simd", where) : json();
+    out["max_waves"] = occ.is_object() ? c.number(occ, "max", where) : json();
+    out["limiter"] = occ.is_object() ? c.text(occ, "limiter", where) : json();
+    return out;
+}
+
+json kernel_json(const json& k, const checker& c, const std::string& where)
+{
+    if (!k.is_object()) c.fail(where, ": a kernel is not an object");
+    json out{{"name", c.name(k, "name", where)},
+             {"block_size", c.number(k, "block_size", where)},
+             {"registers", c.number(k, "registers", where)},
+             {"amd_static_missing", c.text(k, "amd_static_missing", where)},
+             {"amd_static", nullptr}};
+    if (const json& occ = c.object(k, "occupancy", where); occ.is_object())
+        out["occupancy"] = {{"value", c.number(occ, "value", where)},
+                            {"max", c.number(occ, "max", where)},
+                            {"unit", c.text(occ, "unit", where)}};
+    const json& amd = c.field(k, "amd_static");
+    if (!amd.is_null() && !amd.is_array()) c.fail(where, ": 'amd_static' is not an array");
+    if (amd.is_array()) {
+        out["amd_static"] = json::array();
+        for (const json& t : amd) out["amd_static"].push_back(amd_target_json(t, c, where));
+    }
+    return out;
+}
+
+/// The kernel time's spread in one result: from its samples (schema 3), else its summary.
+json spread_json(const json& r, const checker& c, const std::string& where)
+{
+    std::vector<double> x;
+    if (const json& s = c.field(r, "samples_ms"); s.is_array())
+        for (const json& v : s) {
+            if (!v.is_number()) c.fail(where, ": 'samples_ms' holds something that is no number");
+            x.push_back(v.get<double>());
+        }
+    if (x.empty()) {
+        const json& st = c.object(r, "time_ms_stats", where);
+        const json median = c.number(r, "time_ms", where);
+        if (!median.is_number()) return nullptr;
+        return {{"median", median},
+                {"min", st.is_object() ? c.number(st, "min", where) : json()},
+                {"max", st.is_object() ? c.number(st, "max", where) : json()},
+                {"q1", nullptr},
+                {"q3", nullptr},
+                {"samples", st.is_object() ? c.number(st, "samples", where) : json()}};
+    }
+    std::sort(x.begin(), x.end());
+    auto quantile = [&](double p) {
+        const double at = p * double(x.size() - 1);
+        const size_t i = size_t(at);
+        return i + 1 < x.size() ? x[i] + (at - double(i)) * (x[i + 1] - x[i]) : x[i];
+    };
+    return {{"median", quantile(0.5)}, {"min", x.front()}, {"max", x.back()},
+            {"q1", quantile(0.25)},    {"q3", quantile(0.75)}, {"samples", x.size()}};
+}
+
+/// One result as the page uses it.
+json result_json(const json& r, const checker& c, size_t index)
+{
+    const std::string where = "result " + std::to_string(index + 1);
+    if (!r.is_object()) c.fail(where, " is not an object");
+    json out{{"family", c.name(r, "family", where)},
+             {"variant", c.name(r, "variant", where)},
+             {"status", c.name(r, "status", where)}};
+    const json& params = c.field(r, "params");
+    if (!params.is_object()) c.fail(where, ": no 'params' object");
+    out["params"] = json::object();
+    for (const auto& [k, v] : params.items())
+        out["params"][k] = v.is_primitive() ? v : json(v.dump(-1, ' ', false, json::error_handler_t::replace));
+    for (const char* k : {"stage", "error", "skip_reason", "note"}) out[k] = c.text(r, k, where);
+    for (const char* k : {"time_ms", "fraction_of_ceiling", "speedup_vs_baseline", "speedup_vs_library", "model_speedup",
+                          "model_issue_speedup"})
+        out[k] = c.number(r, k, where);
+    const json& noisy = c.field(r, "noisy");
+    out["noisy"] = noisy.is_boolean() && noisy.get<bool>();
+    out["metric"] = nullptr;
+    if (const json& m = c.object(r, "metric", where); m.is_object())
+        out["metric"] = {{"name", c.text(m, "name", where)},
+                         {"unit", c.text(m, "unit", where)},
+                         {"value", c.number(m, "value", where)}};
+    out["spread"] = spread_json(r, c, where);
+    out["kernels"] = json::array();
+    const json& kernels = c.field(r, "kernels");
+    if (!kernels.is_null() && !kernels.is_array()) c.fail(where, ": 'kernels' is not an array");
+    if (kernels.is_array())
+        for (const json& k : kernels) out["kernels"].push_back(kernel_json(k, c, where));
+    return out;
+}
+
+/// Every result of one input, checked.
+std::vector<json> results_of(const run_input& in)
+{
+    const checker c{in.label};
+    const json& results = c.field(in.doc, "results");
+    if (!results.is_array()) c.fail("", "no 'results' array");
+    std::vector<json> out;
+    for (size_t i = 0; i < results.size(); ++i) out.push_back(result_json(results[i], c, i));
+    return out;
+}
+
+/// A run over several devices or hosts (--devices, merged shards): "0 NAME on HOST, 1 NAME on HOST";
+/// null for one device.
+json devices_text(const checker& c, const json& d)
+{
+    const json& devices = c.field(d, "devices");
+    if (!devices.is_array() || devices.size() < 2) return json();
+    std::string text;
+    for (const json& dev : devices) {
+        if (!dev.is_object()) c.fail("devices", ": an entry is not an object");
+        const json ordinal = c.number(dev, "ordinal", "devices"), name = c.text(dev, "name", "devices"),
+                   host = c.text(dev, "host", "devices");
+        text += (text.empty() ? "" : ", ") + (ordinal.is_number() ? ordinal.dump() + " " : std::string()) +
+                (name.is_string() ? name.get<std::string>() : "?") +
+                (host.is_string() ? " on " + host.get<std::string>() : std::string());
+    }
+    return shown(std::to_string(devices.size()) + " devices: " + text, 600);
+}
+
+/// An input's header: where and when it ran, and how many results of each status it has.
+json run_json(const run_input& in, const std::vector<json>& results)
+{
+    const checker c{in.label};
+    const json& d = in.doc;
+    const json& suite = c.object(d, "suite", "");
+    const json& device = c.object(d, "device", "");
+    const json& po = c.object(d, "platform_options", "");
+    json counts = json::object();
+    for (const json& r : results) counts[r["status"].get<std::string>()] = counts.value(r["status"].get<std::string>(), 0) + 1;
+    return {{"label", in.label},
+            {"id", in.id ? json(*in.id) : json()},
+            {"suite", suite.is_object() ? c.text(suite, "name", "suite") : json()},
+            {"suite_file", suite.is_object() ? c.text(suite, "file", "suite") : json()},
+            {"description", suite.is_object() ? c.text(suite, "description", "suite") : json()},
+            {"platform", c.text(d, "platform", "")},
+            {"device", device.is_object() ? c.text(device, "name", "device") : json()},
+            {"arch", device.is_object() ? c.text(device, "arch", "device") : json()},
+            {"devices", devices_text(c, d)},
+            {"warp_size", po.is_object() ? c.number(po, "warp_size", "platform_options") : json()},
+            {"toolchain", c.text(d, "toolchain", "")},
+            {"tool_version", c.text(d, "tool_version", "")},
+            {"started", c.text(d, "started", "")},
+            {"complete", c.field(d, "complete").is_boolean() ? c.field(d, "complete") : json()},
+            {"stopped_by", c.text(d, "stopped_by", "")},
+            {"command", c.text(d, "command", "")},
+            {"schema_version", c.number(d, "schema_version", "")},
+            {"results", results.size()},
+            {"counts", counts}};
+}
+
+std::string started_of(const run_input& in)
+{
+    const auto it = in.doc.find("started");
+    return it != in.doc.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+/// The runs of the trend, oldest first, and each verified configuration's kernel-time spread in
+/// each of them.
+json trend_json(std::vector<run_input> runs)
+{
+    std::stable_sort(runs.begin(), runs.end(), [](const run_input& a, const run_input& b) { return started_of(a) < started_of(b); });
+    json out{{"runs", json::array()}, {"points", json::array()}};
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const auto results = results_of(runs[i]);
+        out["runs"].push_back(run_json(runs[i], results));
+        std::map<std::string, int> seen; // a configuration a suite repeats: numbered in order
+        for (const json& r : results) {
+            if (r["status"] != "verified" || r["spread"].is_null()) continue;
+            const std::string key = r["family"].get<std::string>() + "/" + r["variant"].get<std::string>() + " " + r["params"].dump();
+            json p = r["spread"];
+            p["run"] = i;
+            p["family"] = r["family"];
+            p["variant"] = r["variant"];
+            p["params"] = r["params"];
+            p["repeat"] = seen[key]++;
+            out["points"].push_back(p);
+        }
+    }
+    return out;
+}
+
+/// JSON as a <script type="application/json"> holds it: '<' as \u003c, so no "</script>" or
+/// "<!--" in any string can end or change the script.
+std::string script_json(const json& j)
+{
+    const std::string text = j.dump(-1, ' ', false, json::error_handler_t::replace);
+    std::string out;
+    out.reserve(text.size());
+    for (char ch : text) out += ch == '<' ? std::string("\\u003c") : std::string(1, ch);
+    return out;
+}
+
+bool same_run(const run_input& a, const run_input& b)
+{
+    if (a.id && b.id) return *a.id == *b.id;
+    return started_of(a) == started_of(b) && a.doc.value("device", json::object()) == b.doc.value("device", json::object());
+}
+
+struct report_options {
+    std::vector<std::string> inputs;
+    std::string out, db;
+    size_t trend = 0;
+    compare_options compare; // the compare view's
+};
+
+int report_command(const report_options& o)
+{
+    std::vector<std::filesystem::path> files;
+    for (const auto& arg : o.inputs) {
+        std::error_code ec;
+        if (std::filesystem::exists(arg, ec)) files.emplace_back(arg);
+    }
+    check_output(o.out, "--out", files);
+    const auto inputs = load_run_inputs(o.inputs, o.db);
+    std::vector<run_input> trend;
+    if (o.trend) {
+        size_t newest = 0;
+        for (size_t i = 1; i < inputs.size(); ++i)
+            if (started_of(inputs[i]) >= started_of(inputs[newest])) newest = i;
+        const json& d = inputs[newest].doc;
+        trend = history_runs(o.db, d["suite"].value("name", ""), d["platform"].get<std::string>(),
+                             d["device"].value("name", ""), o.trend);
+        if (std::none_of(trend.begin(), trend.end(), [&](const run_input& r) { return same_run(r, inputs[newest]); }))
+            trend.push_back(inputs[newest]);
+    } else if (inputs.size() >= 3) {
+        trend = inputs;
+    }
+    const json data = report_data(inputs, trend, o.compare);
+    write_output(o.out, report_page(data));
+
+    const json& newest = data["runs"][data["newest"].get<size_t>()];
+    std::cout << "wrote " << shown(o.out, 200) << ": " << data["results"].size() << " results of suite "
+              << shown(newest["suite"].is_string() ? newest["suite"].get<std::string>() : "?", 64) << " on "
+              << shown(newest["device"].is_string() ? newest["device"].get<std::string>() : "?", 80);
+    if (data["compare"].is_object() && !data["compare"].contains("error")) std::cout << ", the comparison of the two runs";
+    if (data["trend"].is_object()) std::cout << ", the trend of " << data["trend"]["runs"].size() << " runs";
+    std::cout << "\n";
+    if (data["compare"].contains("error"))
+        std::cerr << "warning: the two runs cannot be compared (the page says why): "
+                  << shown(data["compare"]["error"].get<std::string>(), 2000) << "\n";
+    if (o.trend && trend.size() < 2)
+        std::cerr << "warning: --trend: the history holds no other run of this suite, platform and device; the page "
+                     "shows no trend\n";
+    return exit_ok;
+}
+
+} // namespace
+
+json report_data(const std::vector<run_input>& inputs, const std::vector<run_input>& trend, const compare_options& o)
+{
+    if (inputs.empty()) throw std::invalid_argument("report: no input");
+    json data{{"generated", utc_now()}, {"tool_version", tool_version}, {"runs", json::array()},
+              {"compare", nullptr},     {"trend", nullptr}};
+    size_t newest = 0;
+    std::vector<std::vector<json>> results;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        results.push_back(results_of(inputs[i]));
+        data["runs"].push_back(run_json(inputs[i], results.back()));
+        if (started_of(inputs[i]) >= started_of(inputs[newest])) newest = i;
+    }
+    data["newest"] = newest;
+    data["results"] = results[newest];
+    if (inputs.size() == 2) {
+        try {
+            data["compare"] = compare_runs(inputs[0], inputs[1], o);
+        } catch (const std::invalid_argument& e) {
+            data["compare"] = {{"error", e.what()}, {"base", inputs[0].label}, {"new", inputs[1].label}};
+        }
+    }
+    if (!trend.empty()) data["trend"] = trend_json(trend);
+    return data;
+}
+
+std::string report_page(const json& data)
+{
+    const std::map<std::string_view, std::string> slots{
+        {"vega", std::string(asset(wb_report_vega, wb_report_vega_end))},
+        {"vega-lite", std::string(asset(wb_report_vega_lite, wb_report_vega_lite_end))},
+        {"vega-embed", std::string(asset(wb_report_vega_embed, wb_report_vega_embed_end))},
+        {"licenses", script_json(std::string(asset(wb_report_licenses, wb_report_licenses_end)))},
+        {"data", script_json(data)}};
+    // The template's slots are @@name@@; what fills them is not searched again.
+    const std::string_view page = asset(wb_report_page, wb_report_page_end);
+    std::string out;
+    size_t at = 0;
+    for (size_t open; (open = page.find("@@", at)) != std::string_view::npos;) {
+        const size_t close = page.find("@@", open + 2);
+        const auto slot = close == std::string_view::npos ? slots.end() : slots.find(page.substr(open + 2, close - open - 2));
+        if (slot == slots.end()) throw std::logic_error("report page template: an unknown slot at byte " + std::to_string(open));
+        out.append(page.substr(at, open - at)).append(slot->second);
+        at = close + 2;
+    }
+    return out.append(page.substr(at));
+}
+
+void add_report_command(CLI::App& app, command_list& commands)
+{
+    auto o = std::make_shared<report_options>();
+    auto* cmd = app.add_subcommand(
+        "report", "Write one self-contained HTML page of runs (works offline): throughput, speedups and fraction of "
+                  "the ceiling per family, converge against its model, AMD figures; two runs compared, several as a trend");
+    cmd->add_option("inputs", o->inputs,
+                    "results files, or runs of the history: ids, latest, previous, baseline. The newest is drawn in "
+                    "full; two are also compared (the first is BASE, as in `compare`); three or more, also their trend")
+        ->required()
+        ->check(a_path)
+        ->type_name("FILE|RUN");
+    cmd->add_option("-o,--out", o->out, "the HTML file to write (never one of the inputs)")->required()->check(a_path);
+    cmd->add_option("--trend", o->trend,
+                    "the trend of the newest N runs in the history of the newest input's suite, platform and device (in "
+                    "place of the inputs' own)")
+        ->check(integer(2, 100000));
+    add_compare_options(cmd, o->compare); // for the compare view of two inputs
+    add_db_option(cmd, o->db, "take run ids, names and --trend from");
+    commands.push_back({cmd, [o] { return report_command(*o); }});
+}
+
+} // namespace wb

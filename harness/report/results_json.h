@@ -1,0 +1,67 @@
+// What a run reports: the results JSON (docs/results-schema.md); the console table is report/console.h.
+#pragma once
+
+#include "harness/plan/plan.h"
+#include "harness/plugins/plugins.h"
+#include "harness/measure/result.h"
+#include "harness/plan/settings.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <iosfwd>
+#include <string_view>
+
+namespace wb {
+
+/// `git describe` of the build (generated).
+extern const char* const tool_version;
+/// The compiler the platform's plugins are built with, e.g. "nvcc 13.0.48" (generated).
+const char* toolchain_of(std::string_view platform);
+
+/// The results JSON's layout (docs/results-schema.md); 3 added the samples and `toolchain`; 4 the
+/// devices, each result's `plan_index` and `device_index`, and shards (`shard`, `merged_from`).
+inline constexpr int results_schema_version = 4;
+
+/// A device a run measured on.
+struct run_device {
+    int ordinal = 0; // the platform's index of it (--device, --devices)
+    wb_device_info info{};
+};
+
+struct run_context {
+    std::string command;
+    platform_kind platform = platform_kind::cpu;
+    std::vector<run_device> devices; // the first is the results' "device"
+    std::string host;                // the machine's name (shards of one suite may run on several)
+    int warp_size = 0;
+    std::string lane_order; // cpu only: how a wavefront's lanes were ordered (empty elsewhere)
+    ceilings machine_ceilings;
+    std::string suite_name, suite_file, suite_description;
+    run_settings settings;
+    std::vector<rejection> rejected;
+    std::string started;
+    nlohmann::json isolation;  // how the plugins ran (executor::describe)
+    std::string stopped_by;    // the signal that interrupted the run, or ""
+    shard_spec shard;          // --shard: which part of the plan this run is
+    size_t plan_configs = 0;   // with a shard: the whole plan's configurations, and its digest
+    std::string plan_digest;
+};
+
+nlohmann::json results_document(const run_context& ctx, const std::vector<result>& results, bool complete);
+
+/// Writes through a temporary file and a rename: a reader never sees half a document.
+void write_json(const std::filesystem::path& path, const nlohmann::json& doc);
+
+nlohmann::json device_json(const wb_device_info& d);
+/// The plugin files that could not be used: [{"path", "reason"}].
+nlohmann::json rejections_json(const std::vector<rejection>& rejected);
+nlohmann::json ceilings_json(const ceilings& c);
+
+/// "12.3 us", "4.56 ms", "1.20 s"
+std::string format_ms(double ms);
+
+/// With --amd-static: each plugin kernel's AMD figures per target, after the table.
+void print_amd_static(std::ostream& os, const std::vector<result>& results);
+
+} // namespace wb

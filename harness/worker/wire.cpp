@@ -1,0 +1,201 @@
+// The messages between the harness and its workers (worker/wire.h).
+#include "harness/worker/wire.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace wb::wire {
+
+using json = nlohmann::json;
+
+json to_json(const plugin& p)
+{
+    json kernels = json::array(), tunables = json::array();
+    for (const auto& k : p.kernels)
+        kernels.push_back({k.name, k.block_size_param, k.fixed_block_size, k.lds_bytes_per_thread, k.when_param, k.when_value});
+    for (const auto& t : p.tunables)
+        tunables.push_back({t.name, t.help, t.default_value, t.min, t.max, t.power_of_two, t.allowed});
+    return {{"family", p.fam->name}, {"variant", p.variant}, {"summary", p.summary}, {"seed", p.seed},
+            {"path", p.path.string()}, {"kernels", kernels}, {"tunables", tunables}};
+}
+
+namespace {
+
+/// An integer a worker sent, as T: a JSON integer within T's range (a real converted out of range
+/// would be undefined behaviour).
+template <class T> T integer(const json& v)
+{
+    const bool fits = v.is_number_integer() && !(v.is_number_unsigned() && v.get<uint64_t>() > INT64_MAX) &&
+                      v.get<int64_t>() >= std::numeric_limits<T>::min() &&
+                      v.get<int64_t>() <= std::numeric_limits<T>::max();
+    if (!fits)
+        throw std::runtime_error(
+            std::string("a worker sent a plugin with ") +
+            (v.is_number_integer() ? "an integer out of range" : std::string("a ") + v.type_name()) +
+            " where an integer belongs");
+    return T(v.get<int64_t>());
+}
+
+} // namespace
+
+plugin plugin_from(const json& j)
+{
+    // A worker runs plugin code: what it sends is read with at() (a missing field throws) and
+    // checked for its type, and the family is named only once it is a name. What the fields say
+    // is check_declaration's (add_declared), as for a plugin loaded here.
+    plugin p;
+    const std::string fam = j.at("family");
+    if (const std::string why = check_name("family name", fam); !why.empty())
+        throw std::runtime_error("a worker sent a plugin that is refused: " + why);
+    p.fam = find_family(fam);
+    if (!p.fam) throw std::runtime_error("a worker sent a plugin of unknown family '" + fam + "'");
+    p.variant = j.at("variant");
+    p.summary = j.at("summary");
+    p.seed = j.at("seed");
+    p.path = j.at("path").get<std::string>();
+    for (const auto& k : j.at("kernels"))
+        p.kernels.push_back(
+            {k.at(0), k.at(1), integer<int>(k.at(2)), integer<int>(k.at(3)), k.at(4), integer<int64_t>(k.at(5))});
+    for (const auto& t : j.at("tunables")) {
+        std::vector<int64_t> allowed;
+        for (const auto& v : t.at(6)) allowed.push_back(integer<int64_t>(v));
+        p.tunables.push_back({t.at(0), t.at(1), integer<int64_t>(t.at(2)), integer<int64_t>(t.at(3)),
+                              integer<int64_t>(t.at(4)), t.at(5), std::move(allowed)});
+    }
+    return p;
+}
+
+json to_json(const param_map& m)
+{
+    json j = json::object();
+    for (const auto& [k, v] : m) std::visit([&, &k = k](const auto& x) { j[k] = x; }, v);
+    return j;
+}
+
+param_map params_from(const json& j)
+{
+    param_map m;
+    for (const auto& [k, v] : j.items()) {
+        if (v.is_number_integer()) m[k] = v.get<int64_t>();
+        else if (v.is_number()) m[k] = v.get<double>();
+        else m[k] = v.get<std::string>();
+    }
+    return m;
+}
+
+json to_json(const run_settings& s)
+{
+    return {s.repetitions, s.warmup, s.seed, s.min_time_s, s.max_samples, s.max_time_s, s.verify_every, s.timeout_s};
+}
+
+run_settings settings_from(const json& j)
+{
+    return {j[0], j[1], j[2], j[3], j[4], j[5], j[6], j[7]};
+}
+
+namespace {
+
+json to_json(const summary& s) { return {s.min, s.median, s.max, s.mean, s.rel_stddev, s.samples}; }
+summary summary_from(const json& j) { return {j[0], j[1], j[2], j[3], j[4], j[5]}; }
+
+/// A worker's samples: one finite, non-negative time per measured run, no more than the runs made.
+std::vector<double> samples_from(const json& j, const result& r)
+{
+    auto v = j.get<std::vector<double>>();
+    if (v.size() > size_t(std::max(r.runs, 0)))
+        throw std::runtime_error("a worker sent " + std::to_string(v.size()) + " samples for " + std::to_string(r.runs) + " runs");
+    for (double x : v)
+        if (!std::isfinite(x) || x < 0) throw std::runtime_error("a worker sent a sample that is no time");
+    return v;
+}
+
+json opt(const std::optional<double>& v) { return v ? json(*v) : json(); }
+std::optional<double> opt_from(const json& j) { return j.is_null() ? std::nullopt : std::optional<double>(j.get<double>()); }
+
+json to_json(const kernel_report& k)
+{
+    const wb_kernel_resources& r = k.resources;
+    json occ;
+    if (k.occ) occ = {k.occ->value, k.occ->max, k.occ->unit, k.occ->blocks, k.occ->limiter};
+    return {k.name,
+            k.block_size,
+            k.dynamic_lds_bytes,
+            {r.registers, r.static_shared_bytes, r.local_bytes, r.max_threads_per_block, r.active_blocks},
+            occ};
+}
+
+kernel_report kernel_from(const json& j)
+{
+    kernel_report k;
+    k.name = j[0];
+    k.block_size = j[1];
+    k.dynamic_lds_bytes = j[2];
+    const json& r = j[3];
+    k.resources = {r[0], r[1], r[2], r[3], r[4]};
+    if (const json& o = j[4]; !o.is_null()) k.occ = occupancy{o[0], o[1], o[2], o[3], o[4]};
+    return k;
+}
+
+} // namespace
+
+json to_json(const result& r)
+{
+    json kernels = json::array();
+    for (const auto& k : r.kernels) kernels.push_back(to_json(k));
+    return {{"family", r.family},
+            {"variant", r.variant},
+            {"family_params", to_json(r.family_params)},
+            {"tunables", to_json(r.tunables)},
+            {"status", int(r.st)},
+            {"message", r.message},
+            {"stage", int(r.where)},
+            {"note", r.note},
+            {"seeds", r.seeds},
+            {"input_sets", r.input_sets},
+            {"working_set_bytes", r.working_set_bytes},
+            {"runs", {r.runs, r.runs_checked}},
+            {"time_ms", to_json(r.time_ms)},
+            {"wall_ms", to_json(r.wall_ms)},
+            {"samples", {r.samples_ms, r.wall_samples_ms}},
+            {"prepare_ms", r.prepare_ms},
+            {"metric_value", r.metric_value},
+            {"model_speedup", opt(r.model_speedup)},
+            {"model_issue_speedup", opt(r.model_issue_speedup)},
+            {"noisy", r.noisy},
+            {"kernels", kernels}};
+}
+
+result result_from(const json& j)
+{
+    result r;
+    r.family = j.at("family");
+    r.variant = j.at("variant");
+    r.family_params = params_from(j.at("family_params"));
+    r.tunables = params_from(j.at("tunables"));
+    const int st = j.at("status");
+    if (st < 0 || st >= status_count) throw std::runtime_error("a worker sent an unknown status " + std::to_string(st));
+    r.st = status(st);
+    r.message = j.at("message");
+    r.where = stage(j.at("stage").get<int32_t>());
+    r.note = j.at("note");
+    r.seeds = j.at("seeds").get<std::vector<uint64_t>>();
+    r.input_sets = j.at("input_sets");
+    r.working_set_bytes = j.at("working_set_bytes");
+    r.runs = j.at("runs")[0];
+    r.runs_checked = j.at("runs")[1];
+    r.time_ms = summary_from(j.at("time_ms"));
+    r.wall_ms = summary_from(j.at("wall_ms"));
+    r.samples_ms = samples_from(j.at("samples").at(0), r);
+    r.wall_samples_ms = samples_from(j.at("samples").at(1), r);
+    r.prepare_ms = j.at("prepare_ms");
+    r.metric_value = j.at("metric_value");
+    r.model_speedup = opt_from(j.at("model_speedup"));
+    r.model_issue_speedup = opt_from(j.at("model_issue_speedup"));
+    r.noisy = j.at("noisy");
+    for (const auto& k : j.at("kernels")) r.kernels.push_back(kernel_from(k));
+    return r;
+}
+
+} // namespace wb::wire

@@ -1,0 +1,95 @@
+// Plugins run in worker processes, never in the harness: `wavebench worker` (a hidden
+// subcommand of the same binary, started with posix_spawn) loads the plugin files and measures
+// configurations on request; worker_executor supervises it. A worker keeps its device context,
+// its plugins and the current group's inputs across configurations, and is replaced only after
+// a configuration that crashed, timed out or errored (an error may leave the device context
+// unusable). Timing stays inside the worker.
+//
+// The pipes: the harness writes requests on the worker's stdin; the worker answers on fd 3; its
+// stdout and stderr (the plugins' own output) come to the harness on one pipe, which keeps the
+// last line for the report of a crash and passes everything on to its own stderr. The worker
+// publishes its stage (measure/stage.h) in a shared memory word on fd 4, so that a crash or a timeout
+// is placed even when the worker can say nothing more.
+#pragma once
+
+#include "harness/commands/commands.h"
+#include "harness/measure/executor.h"
+#include "harness/measure/stage.h"
+
+#include <chrono>
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+/// The body of `wavebench worker`: `po.name` is the platform (not auto).
+int worker_command(const platform_options& po);
+
+/// One worker process and its pipes.
+class worker_process {
+public:
+    using clock = std::chrono::steady_clock;
+
+    explicit worker_process(const platform_options& po);
+    ~worker_process();
+    worker_process(const worker_process&) = delete;
+    worker_process& operator=(const worker_process&) = delete;
+
+    void send(const nlohmann::json& request);
+
+    enum class outcome { answered, died, timed_out };
+    /// Waits for the next answer until `deadline`, which `extend` may move (it is asked about once
+    /// a second, with the worker's progress). Passes the worker's output on meanwhile.
+    outcome wait(nlohmann::json& answer, clock::time_point deadline,
+                 const std::function<clock::time_point(const progress&, clock::time_point)>& extend = {});
+
+    /// After died: "SIGSEGV (Segmentation fault)", or "exit status 3".
+    std::string how_it_ended();
+    const progress& where() const { return *progress_; }
+    const std::string& last_line() const { return last_line_; }
+
+private:
+    void drain_output(int timeout_ms);
+    void reap();
+
+    pid_t pid_ = -1;
+    int to_worker_ = -1, answers_ = -1, output_ = -1;
+    progress* progress_ = nullptr;
+    std::string answer_buf_, output_buf_, last_line_;
+    size_t answer_scanned_ = 0; // answer_buf_ holds no newline before this
+    int exit_status_ = -1; // from waitpid, once reaped
+    bool garbled_ = false; // killed for writing what is not an answer
+};
+
+/// Loads plugin files in worker processes and measures configurations in them. A file that
+/// crashes or hangs while being loaded is rejected with the reason, and loading goes on without it.
+class worker_executor : public executor {
+public:
+    /// Loads `files` (of platform po.name) in a worker; `registry` gets what they declare and the
+    /// rejections.
+    worker_executor(const platform_options& po, const std::vector<std::filesystem::path>& files,
+                    plugin_registry& registry);
+    /// Another worker with the plugins `first` loaded, for the device po.device (--devices).
+    worker_executor(const platform_options& po, const worker_executor& first);
+    result measure(const config& c, const run_settings& s) override;
+    nlohmann::json describe() const override;
+
+private:
+    bool start(std::vector<std::filesystem::path> files, plugin_registry* registry, std::string& why);
+
+    platform_options po_;
+    std::vector<std::filesystem::path> loaded_; // the files whose plugins loaded
+    std::unique_ptr<worker_process> worker_;
+    // What describe() reports; a run on several devices reads them from another thread.
+    mutable std::mutex stats_m_;
+    int started_ = 0;
+    std::vector<double> start_ms_, overhead_ms_;
+};
+
+/// Adds to `reg` the plugins in `files` (of platform po.name) and the rejections, loaded in a
+/// worker that stops afterwards (or in this process with po.in_process).
+void load_catalog(const platform_options& po, const std::vector<std::filesystem::path>& files, plugin_registry& reg);
+
+} // namespace wb
