@@ -11,7 +11,10 @@ import re
 import subprocess
 import sys
 
-BUILD, SOURCE, HIPCC, TARGETS = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+import wbtest
+from wbtest import BUILD, SOURCE
+
+HIPCC, TARGETS = wbtest.ARGS[0], wbtest.ARGS[1:]
 REMARK = re.compile(r"remark:\s+(Function Name|SGPRs|VGPRs|AGPRs|ScratchSize \[bytes/lane\]|SGPRs Spill|VGPRs Spill|"
                     r"LDS Size \[bytes/block\]): (\S+) \[-Rpass-analysis")
 
@@ -33,7 +36,7 @@ def remarks(source, target):
 
 
 def inspected(so):
-    p = subprocess.run([os.path.join(BUILD, "bin", "wavebench"), "inspect", so, "--json"], capture_output=True, text=True)
+    p = wbtest.wb("inspect", so, "--json")
     if p.returncode != 0:
         raise RuntimeError(f"wavebench inspect {so} failed: {p.stderr}")
     by = {}

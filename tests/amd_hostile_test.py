@@ -4,7 +4,7 @@
 give an error naming the bundle entry and the field, still report the other entries, run nothing
 and exit 2; devices, FIFOs, bad baselines and outputs over inputs are refused. Then a few hundred
 random mutations of a real .hip_fatbin: each must be an error, or give the original's figures.
-Usage: amd_hostile_test.py BUILD_DIR"""
+Usage: amd_hostile_test.py BUILD_DIR SOURCE_DIR"""
 import json
 import os
 import random
@@ -15,8 +15,9 @@ import sys
 import tempfile
 import unittest
 
-BUILD = sys.argv[1]
-WB = os.path.join(BUILD, "bin", "wavebench")
+import wbtest
+from wbtest import BUILD, WB
+
 SAXPY = os.path.join(BUILD, "tests", "plugins", "foreign", "saxpy_kernels.so")  # gfx1030, gfx908, gfx90a, gfx940
 MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
 
@@ -402,4 +403,4 @@ class Hostile(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(argv=sys.argv[:1], verbosity=2)
+    wbtest.main()

@@ -4,29 +4,13 @@ against docs/results-schema.md. Usage: cli_test.py BUILD_DIR SOURCE_DIR"""
 import json
 import os
 import re
-import subprocess
-import sys
 import tempfile
 import unittest
 
-BUILD, SOURCE = sys.argv[1], sys.argv[2]
-WB = os.path.join(BUILD, "bin", "wavebench")
+import wbtest
+from wbtest import BUILD, SOURCE, load, write
 
-
-def wb(*args, cwd=None, cache=None):
-    env = dict(os.environ, WAVEBENCH_CACHE_DIR=cache or os.path.join(BUILD, "test-cache"))
-    return subprocess.run([WB, *args], capture_output=True, text=True, errors="strict", cwd=cwd or SOURCE, env=env,
-                          timeout=600)
-
-
-def load(path):
-    with open(path) as f:
-        return json.load(f)
-
-
-def write(path, text):
-    with open(path, "w") as f:
-        f.write(text)
+wb = wbtest.runner(errors="strict")
 
 
 def schema_fields():
@@ -303,4 +287,4 @@ class Cli(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(argv=[sys.argv[0], "-v"])
+    wbtest.main()

@@ -9,13 +9,12 @@ import json
 import os
 import random
 import statistics
-import subprocess
-import sys
-import tempfile
 import unittest
 
-BUILD, SOURCE = sys.argv[1], sys.argv[2]
-WB = os.path.join(BUILD, "bin", "wavebench")
+import wbtest
+from wbtest import BUILD
+
+TMP = wbtest.tempdir()
 SLOWED = os.path.join(BUILD, "tests", "slowed-plugins")
 
 SUITE = """[suite]
@@ -31,24 +30,17 @@ n = [1048576]
 """
 
 
-def wb(*args, db=None):
-    env = dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache"))
-    env["WAVEBENCH_DB"] = db or os.path.join(TMP, "history.db")
-    return subprocess.run([WB, *args], capture_output=True, text=True, cwd=SOURCE, env=env, timeout=600)
+wb = wbtest.runner(db=os.path.join(TMP, "history.db"))
 
 
 def run_suite(out, *extra):
     r = wb("run", SUITE_FILE, "--platform", "cpu", "--no-ceilings", "--out", out, *extra)
     assert r.returncode == 0, r.stdout + r.stderr
-    with open(out) as f:
-        return json.load(f)
+    return wbtest.load(out)
 
 
 def save(doc, name):
-    path = os.path.join(TMP, name)
-    with open(path, "w") as f:
-        json.dump(doc, f)
-    return path
+    return wbtest.write(os.path.join(TMP, name), json.dumps(doc))
 
 
 def compare(base, new, *opts):
@@ -290,9 +282,6 @@ class Compare(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    with tempfile.TemporaryDirectory() as TMP:
-        SUITE_FILE = os.path.join(TMP, "suite.toml")
-        with open(SUITE_FILE, "w") as f:
-            f.write(SUITE)
-        BASE, SLOW = os.path.join(TMP, "base.json"), os.path.join(TMP, "slow.json")
-        unittest.main(argv=sys.argv[:1], verbosity=2)
+    SUITE_FILE = wbtest.write(os.path.join(TMP, "suite.toml"), SUITE)
+    BASE, SLOW = os.path.join(TMP, "base.json"), os.path.join(TMP, "slow.json")
+    wbtest.main()

@@ -1,25 +1,22 @@
 #!/usr/bin/env python3
 """The console of `wavebench run`: with --format markdown, csv and json stdout carries only the table,
 parsed here as such, and everything else goes to stderr with the exit status unchanged; the progress
-line shows on a terminal only and never stays in the table. Usage: console_format_test.py BUILD_DIR"""
-import atexit
+line shows on a terminal only and never stays in the table. Usage: console_format_test.py BUILD_DIR SOURCE_DIR"""
 import csv
 import io
 import json
 import os
 import pty
 import re
-import shutil
 import subprocess
-import sys
 import tempfile
 import unittest
 
-BUILD = sys.argv[1]
-WB = os.path.join(BUILD, "bin", "wavebench")
-TMP = tempfile.mkdtemp()
-atexit.register(shutil.rmtree, TMP, True)
-ENV = dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache"), WAVEBENCH_DB=os.path.join(TMP, "h.db"))
+import wbtest
+from wbtest import BUILD, WB
+
+TMP = wbtest.tempdir()
+DB = os.path.join(TMP, "h.db")
 
 
 def suite(name, reduce_variants, branch):
@@ -39,9 +36,9 @@ PROGRESS_SUITE = suite("progress", ["atomic", "chunked", "tree", "wavefront"], F
 ROWS = 2 * 4 + 2
 
 
-def run(suite_file, *args, **kw):
-    return subprocess.run([WB, "run", suite_file, "--platform", "cpu", "--no-ceilings",
-                           "--out", os.path.join(TMP, "r.json"), *args], env=ENV, timeout=300, **kw)
+def run(suite_file, *args):
+    out = os.path.join(TMP, "r.json")
+    return wbtest.wb("run", suite_file, "--platform", "cpu", "--no-ceilings", "--out", out, *args, db=DB, timeout=300)
 
 
 def cells(line):
@@ -53,7 +50,7 @@ class Formats(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         plugins = ["--plugins", os.path.join(BUILD, "tests", "plugins")]
-        cls.runs = {f: run(FORMATS_SUITE, "--format", f, *plugins, capture_output=True, text=True)
+        cls.runs = {f: run(FORMATS_SUITE, "--format", f, *plugins)
                     for f in ("table", "markdown", "csv", "json")}
 
     def test_the_exit_status_is_the_same_in_every_format(self):
@@ -157,7 +154,7 @@ def on_terminal(*args, stdout_too=False):
     main, sub = pty.openpty()
     with tempfile.TemporaryFile("w+") as out:
         p = subprocess.Popen([WB, "run", PROGRESS_SUITE, "--platform", "cpu", "--no-ceilings",
-                              "--out", os.path.join(TMP, "t.json"), *args], env=ENV,
+                              "--out", os.path.join(TMP, "t.json"), *args], env=wbtest.environment(db=DB),
                              stdout=sub if stdout_too else out, stderr=sub)
         os.close(sub)
         shown = b""
@@ -184,7 +181,7 @@ class Progress(unittest.TestCase):
         self.assertTrue(shown.endswith("\r\x1b[K"), repr(shown[-80:]))  # cleared at the end
         self.assertEqual([l for l in screen(shown) if l], [])  # nothing left of it
         self.assertIn("atomic ", out)
-        p = run(PROGRESS_SUITE, capture_output=True, text=True)
+        p = run(PROGRESS_SUITE)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertNotIn("elapsed", p.stderr)
         self.assertNotIn("\r", p.stderr + p.stdout)
@@ -201,4 +198,4 @@ class Progress(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(argv=[sys.argv[0], "-v"])
+    wbtest.main()

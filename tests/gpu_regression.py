@@ -19,27 +19,27 @@ import glob
 import json
 import os
 import re
-import subprocess
 import sys
 
+import wbtest
+from wbtest import BUILD, SOURCE
+
 SKIP = 77
-BUILD, SOURCE = sys.argv[1], sys.argv[2]
-REFRESH = "--refresh" in sys.argv[3:]
-WB = os.path.join(BUILD, "bin", "wavebench")
+REFRESH = "--refresh" in wbtest.ARGS
 SUITE = os.path.join(SOURCE, "suites", "regression.toml")
 THRESHOLD = os.environ.get("WAVEBENCH_REGRESSION_THRESHOLD", "10")
 OUT = os.path.join(BUILD, "gpu-regression")
 
 
-def wb(*args, **kw):
-    return subprocess.run([WB, *args], text=True, **kw)
+# The output goes to ctest's log unless a call captures it; the user's cache of ceilings, not the tests'.
+wb = wbtest.runner(capture=False, cache=None)
 
 
 def gpu():
     """(platform, device) of the first GPU platform with a device, or None and why not."""
     why = []
     for platform in ("nvidia", "amd"):
-        r = wb("list", "--platform", platform, "--json", capture_output=True)
+        r = wb("list", "--platform", platform, "--json", capture=True)
         doc = json.loads(r.stdout) if r.returncode == 0 else {}
         if doc.get("device"):
             return platform, doc["device"], None
@@ -86,12 +86,12 @@ def main():
         print(f"the regression suite did not run (exit status {r.returncode})")
         return 1
     print(f"\ncompared with {os.path.relpath(baseline, SOURCE)}:\n", flush=True)
-    table = wb("compare", baseline, results, "--threshold", THRESHOLD, capture_output=True)
+    table = wb("compare", baseline, results, "--threshold", THRESHOLD, capture=True)
     sys.stdout.write(table.stdout + table.stderr)
     with open(os.path.join(OUT, "compare.txt"), "w") as f:
         f.write(table.stdout + table.stderr)
     with open(os.path.join(OUT, "compare.json"), "w") as f:
-        f.write(wb("compare", baseline, results, "--threshold", THRESHOLD, "--format", "json", capture_output=True).stdout)
+        f.write(wb("compare", baseline, results, "--threshold", THRESHOLD, "--format", "json", capture=True).stdout)
     # compare's own exit status: 0 nothing regressed, 1 slower / failed / resources, 2 bad input.
     return table.returncode if r.returncode == 0 else 1
 

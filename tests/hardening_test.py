@@ -7,12 +7,11 @@ import os
 import re
 import stat
 import subprocess
-import sys
 import tempfile
 import unittest
 
-BUILD, SOURCE = sys.argv[1], sys.argv[2]
-WB = os.path.join(BUILD, "bin", "wavebench")
+import wbtest
+from wbtest import BUILD, SOURCE, WB, write
 QUICK = os.path.join(SOURCE, "suites", "quick.toml")
 TINY = """[suite]
 name = "tiny"
@@ -25,16 +24,7 @@ n = 4096
 """
 
 
-def wb(*args, stdin=None, env=None, timeout=120, cwd=None):
-    e = dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache"))
-    e.update(env or {})
-    return subprocess.run([WB, *args], capture_output=True, text=True, errors="replace", cwd=cwd or SOURCE, env=e,
-                          timeout=timeout, stdin=stdin if stdin is not None else subprocess.DEVNULL)
-
-
-def write(path, text):
-    with open(path, "w") as f:
-        f.write(text)
+wb = wbtest.runner(errors="replace", timeout=120, stdin=subprocess.DEVNULL)
 
 
 class CommandLine(unittest.TestCase):
@@ -115,7 +105,7 @@ class Inputs(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("more than the 16.0 MiB", p.stderr)
         p = subprocess.run([WB, "run", "-", "--platform", "cpu", "--dry-run"], input=TINY, capture_output=True,
-                           text=True, timeout=120, env=dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache")))
+                           text=True, timeout=120, env=wbtest.environment())
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("1 configurations", p.stdout)
 
@@ -213,7 +203,7 @@ class MutatedSuites(unittest.TestCase):
                 with open(path, "wb") as f:
                     f.write(data)
                 p = subprocess.run([WB, "run", path, "--platform", "cpu", "--dry-run"], capture_output=True,
-                                   timeout=60, env=dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache")))
+                                   timeout=60, env=wbtest.environment())
                 err = p.stderr.decode("utf-8", "replace")
                 with self.subTest(mutant=i):
                     self.assertIn(p.returncode, (0, 2), err[-500:])
@@ -257,7 +247,7 @@ class MutatedCommandLines(unittest.TestCase):
                 if command == "inspect" and "--compare" in args:
                     args += ["--target", "gfx90a"]
                 p = subprocess.run([WB, *args], capture_output=True, timeout=120, stdin=subprocess.DEVNULL,
-                                   env=dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache")))
+                                   env=wbtest.environment())
                 err = p.stderr.decode("utf-8", "replace")
                 with self.subTest(i=i, args=[a[:30] for a in args]):
                     self.assertIn(p.returncode, (0, 1, 2, 3, 4), err[-400:])
@@ -366,4 +356,4 @@ class NoShell(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(argv=sys.argv[:1], verbosity=2)
+    wbtest.main()

@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """wavebench-hip-rewrite (core/platforms/cpu/hip_rewrite.cpp): kernel launches and `extern __shared__`
 arrays rewritten for g++, everything else byte for byte with every line keeping its number, and
-sources it cannot rewrite refused with nothing written. Usage: hip_rewrite_test.py PATH_TO_wavebench-hip-rewrite"""
+sources it cannot rewrite refused with nothing written. Usage:
+hip_rewrite_test.py BUILD_DIR SOURCE_DIR PATH_TO_wavebench-hip-rewrite"""
 import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import unittest
 
-TOOL = os.path.abspath(sys.argv.pop(1))
+import wbtest
+
+TOOL = os.path.abspath(wbtest.ARGS[0])
 
 
 def launch(cfg, kernel, args):
@@ -303,4 +305,4 @@ class Rewrite(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    wbtest.main()

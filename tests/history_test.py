@@ -1,35 +1,27 @@
 #!/usr/bin/env python3
 """The run history (docs/history.md): `run` records each run in an SQLite database, `history` lists
 and marks them, `compare` takes latest/previous/baseline and ids; where the database is, and what
-a bad one gives. Every database is a temporary one. Usage: history_test.py BUILD_DIR"""
+a bad one gives. Every database is a temporary one. Usage: history_test.py BUILD_DIR SOURCE_DIR"""
 import json
 import os
 import sqlite3
 import subprocess
-import sys
-import tempfile
 import unittest
 
-BUILD = sys.argv[1]
-WB = os.path.join(BUILD, "bin", "wavebench")
-TMP = tempfile.TemporaryDirectory()
-DB = os.path.join(TMP.name, "history.db")  # the database of the two runs every test starts from
-SUITE = os.path.join(TMP.name, "tiny.toml")
+import wbtest
+from wbtest import WB
+
+TMP = wbtest.tempdir()
+DB = os.path.join(TMP, "history.db")  # the database of the two runs every test starts from
+SUITE = os.path.join(TMP, "tiny.toml")
 
 
-def wb(*args, db=DB, env=None):
-    e = dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache"))
-    e.pop("XDG_DATA_HOME", None)
-    if db is None:
-        e.pop("WAVEBENCH_DB", None)
-    else:
-        e["WAVEBENCH_DB"] = db
-    e.update(env or {})
-    return subprocess.run([WB, *args], capture_output=True, text=True, cwd=TMP.name, env=e, timeout=300)
+# db=None: no WAVEBENCH_DB, for the default places (XDG_DATA_HOME, HOME) a test sets itself.
+wb = wbtest.runner(db=DB, unset=("XDG_DATA_HOME",), cwd=TMP, timeout=300)
 
 
 def run(out, *args, **kw):
-    return wb("run", SUITE, "--platform", "cpu", "--no-ceilings", "--out", os.path.join(TMP.name, out), *args, **kw)
+    return wb("run", SUITE, "--platform", "cpu", "--no-ceilings", "--out", os.path.join(TMP, out), *args, **kw)
 
 
 def listed(*args, db=DB):
@@ -80,7 +72,7 @@ class History(unittest.TestCase):
         self.assertIn("no runs that match", p.stdout)
 
     def test_every_result_is_a_row_and_the_document_is_kept(self):
-        with open(os.path.join(TMP.name, "r1.json")) as f:
+        with open(os.path.join(TMP, "r1.json")) as f:
             doc = json.load(f)
         db = sqlite3.connect(DB)
         self.assertEqual(db.execute("PRAGMA user_version").fetchone()[0], 1)
@@ -100,7 +92,7 @@ class History(unittest.TestCase):
         db.close()
 
     def test_no_history_records_nothing(self):
-        db = os.path.join(TMP.name, "unused.db")
+        db = os.path.join(TMP, "unused.db")
         p = run("nohist.json", "--no-history", "--db", db)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertFalse(os.path.exists(db))
@@ -154,17 +146,17 @@ class History(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("no file no-such.json", p.stderr)
         self.assertIn("latest, previous or baseline", p.stderr)
-        one = os.path.join(TMP.name, "one.db")
+        one = os.path.join(TMP, "one.db")
         self.assertEqual(run("one.json", db=one).returncode, 0)
         p = wb("compare", "previous", "latest", db=one)
         self.assertEqual(p.returncode, 2)
         self.assertIn("only one run of suite tiny", p.stderr)
-        p = wb("compare", "latest", "previous", db=os.path.join(TMP.name, "none.db"))
+        p = wb("compare", "latest", "previous", db=os.path.join(TMP, "none.db"))
         self.assertEqual(p.returncode, 2)
         self.assertIn("no runs yet", p.stderr)
 
     def test_a_corrupt_database_is_an_error_naming_it_and_run_still_writes_its_results(self):
-        bad = os.path.join(TMP.name, "corrupt.db")
+        bad = os.path.join(TMP, "corrupt.db")
         with open(bad, "wb") as f:
             f.write(os.urandom(8192))
         p = wb("history", db=bad)
@@ -177,10 +169,10 @@ class History(unittest.TestCase):
         p = run("corrupt.json", "--db", bad)
         self.assertEqual(p.returncode, 0, p.stderr)  # recording is not the run
         self.assertIn("warning: the run was not recorded in the history DB", p.stderr)
-        self.assertIn("the results are in " + os.path.join(TMP.name, "corrupt.json"), p.stderr)
-        with open(os.path.join(TMP.name, "corrupt.json")) as f:
+        self.assertIn("the results are in " + os.path.join(TMP, "corrupt.json"), p.stderr)
+        with open(os.path.join(TMP, "corrupt.json")) as f:
             self.assertEqual(len(json.load(f)["results"]), 2)
-        other = os.path.join(TMP.name, "other.db")
+        other = os.path.join(TMP, "other.db")
         db = sqlite3.connect(other)
         db.execute("CREATE TABLE t (a)")
         db.commit()
@@ -188,7 +180,7 @@ class History(unittest.TestCase):
         p = wb("history", db=other)
         self.assertEqual(p.returncode, 2)
         self.assertIn("of something else", p.stderr)
-        newer = os.path.join(TMP.name, "newer.db")
+        newer = os.path.join(TMP, "newer.db")
         db = sqlite3.connect(newer)
         db.execute("PRAGMA user_version = 99")
         db.close()
@@ -197,10 +189,10 @@ class History(unittest.TestCase):
         self.assertIn("schema version 99", p.stderr)
 
     def test_processes_record_at_once(self):
-        db = os.path.join(TMP.name, "together.db")
-        env = dict(os.environ, WAVEBENCH_DB=db, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache"))
+        db = os.path.join(TMP, "together.db")
+        env = wbtest.environment(db=db)
         procs = [subprocess.Popen([WB, "run", SUITE, "--platform", "cpu", "--no-ceilings", "--out",
-                                   os.path.join(TMP.name, "together%d.json" % i)], env=env, cwd=TMP.name,
+                                   os.path.join(TMP, "together%d.json" % i)], env=env, cwd=TMP,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for i in range(4)]
         for p in procs:
             out, err = p.communicate(timeout=300)
@@ -209,15 +201,15 @@ class History(unittest.TestCase):
         self.assertEqual(sorted(r["id"] for r in listed(db=db)), [1, 2, 3, 4])
 
     def test_where_the_history_is(self):
-        xdg = os.path.join(TMP.name, "xdg")
+        xdg = os.path.join(TMP, "xdg")
         p = run("xdg.json", db=None, env={"XDG_DATA_HOME": xdg})
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(len(listed(db=os.path.join(xdg, "wavebench", "history.db"))), 1)
-        home = os.path.join(TMP.name, "home")
+        home = os.path.join(TMP, "home")
         p = run("home.json", db=None, env={"HOME": home})
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(len(listed(db=os.path.join(home, ".local", "share", "wavebench", "history.db"))), 1)
-        flag = os.path.join(TMP.name, "flag.db")  # --db wins over WAVEBENCH_DB
+        flag = os.path.join(TMP, "flag.db")  # --db wins over WAVEBENCH_DB
         self.assertEqual(run("flag.json", "--db", flag).returncode, 0)
         self.assertEqual(len(listed(db=flag)), 1)
         self.assertEqual(len(listed()), 2)
@@ -228,7 +220,7 @@ class History(unittest.TestCase):
             p = run("pg.json", "--db", url)
             self.assertEqual(p.returncode, 0, p.stderr)
             self.assertIn("was not recorded", p.stderr)
-            with open(os.path.join(TMP.name, "pg.json")) as f:
+            with open(os.path.join(TMP, "pg.json")) as f:
                 self.assertIn(url.replace(secret, "***"), json.load(f)["command"])
             p2 = wb("history", db=url)
             self.assertEqual(p2.returncode, 2)
@@ -238,4 +230,4 @@ class History(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(argv=sys.argv[:1], verbosity=2)
+    wbtest.main()

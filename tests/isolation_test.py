@@ -8,19 +8,16 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 import unittest
 
-BUILD, SOURCE = sys.argv[1], sys.argv[2]
-WB = os.path.join(BUILD, "bin", "wavebench")
+import wbtest
+from wbtest import BUILD, SOURCE, WB, load
+
 HOSTILE = os.path.join(BUILD, "tests", "hostile-plugins")
-ENV = dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache"))
-
-
-def wb(*args):
-    return subprocess.run([WB, *args], capture_output=True, text=True, cwd=SOURCE, env=ENV, timeout=300)
+ENV = wbtest.environment()
+wb = wbtest.runner(timeout=300)
 
 
 def suite(path, body, **settings):
@@ -28,11 +25,6 @@ def suite(path, body, **settings):
     lines += [f"{k} = {v}" for k, v in settings.items()]
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n\n[[benchmark]]\nfamily = \"reduce\"\n" + body)
-
-
-def load(path):
-    with open(path) as f:
-        return json.load(f)
 
 
 def by_variant(doc):
@@ -196,4 +188,4 @@ class Isolation(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(argv=sys.argv[:1], verbosity=2)
+    wbtest.main()

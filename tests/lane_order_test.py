@@ -8,21 +8,14 @@ means; bad values are refused before anything runs.
 Usage: lane_order_test.py BUILD_DIR SOURCE_DIR"""
 import json
 import os
-import subprocess
-import sys
 import tempfile
 import unittest
 
-BUILD, SOURCE = sys.argv[1], sys.argv[2]
-WB = os.path.join(BUILD, "bin", "wavebench")
-ENV = dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache"))
-for name in ("WAVEBENCH_PLUGIN_PATH", "WAVEBENCH_CPU_LANE_ORDER"):
-    ENV.pop(name, None)
+import wbtest
+from wbtest import BUILD
+
 TEST_PLUGINS = os.path.join(BUILD, "tests", "plugins")
-
-
-def wb(*args, env=ENV):
-    return subprocess.run([WB, *args], capture_output=True, text=True, cwd=SOURCE, env=env, timeout=600)
+wb = wbtest.runner(unset=("WAVEBENCH_PLUGIN_PATH", "WAVEBENCH_CPU_LANE_ORDER"))
 
 
 class LaneOrder(unittest.TestCase):
@@ -32,8 +25,7 @@ class LaneOrder(unittest.TestCase):
             p = wb("run", "suites/quick.toml", "--platform", "cpu", "--lane-order", order, "--out", out,
                    "--repetitions", "2", "--warmup", "1")
             self.assertEqual(p.returncode, 0, p.stdout[-3000:] + p.stderr[-3000:])
-            with open(out) as f:
-                return json.load(f)
+            return wbtest.load(out)
 
     def check_every_variant(self, order):
         doc = self.run_quick(order)
@@ -62,8 +54,7 @@ class LaneOrder(unittest.TestCase):
                        "reduce/test_warp_sync", "--lane-order", order, "--out", out, "--repetitions", "2",
                        "--warmup", "0")
                 self.assertEqual(p.returncode, 1, p.stderr[-2000:])
-                with open(out) as f:
-                    results = json.load(f)["results"]
+                results = wbtest.load(out)["results"]
                 self.assertTrue(results)
                 for r in results:
                     self.assertEqual(r["status"], "failed")
@@ -75,8 +66,7 @@ class LaneOrder(unittest.TestCase):
             p = wb("run", "suites/quick.toml", "--platform", "cpu", "--plugins", TEST_PLUGINS, "--filter",
                    "reduce/test_warp_sync", "--out", out, "--repetitions", "2", "--warmup", "0")
             self.assertEqual(p.returncode, 1)
-            with open(out) as f:
-                doc = json.load(f)
+            doc = wbtest.load(out)
             self.assertEqual(doc["platform_options"]["lane_order"], "forward")
             for r in doc["results"]:
                 self.assertEqual(r["status"], "failed")
@@ -87,10 +77,10 @@ class LaneOrder(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("forward, reverse, random or random:SEED", p.stderr)
         p = wb("run", "suites/quick.toml", "--platform", "cpu", "--dry-run",
-               env=dict(ENV, WAVEBENCH_CPU_LANE_ORDER="random:x"))
+               env={"WAVEBENCH_CPU_LANE_ORDER": "random:x"})
         self.assertEqual(p.returncode, 2)
         self.assertIn("WAVEBENCH_CPU_LANE_ORDER='random:x'", p.stderr)
 
 
 if __name__ == "__main__":
-    unittest.main(argv=sys.argv[:1], verbosity=2)
+    wbtest.main()

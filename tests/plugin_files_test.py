@@ -12,15 +12,13 @@ import random
 import re
 import shutil
 import struct
-import subprocess
 import sys
 import tempfile
 import unittest
 
-BUILD, SOURCE = sys.argv[1], sys.argv[2]
-WB = os.path.join(BUILD, "bin", "wavebench")
-ENV = dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache"))
-ENV.pop("WAVEBENCH_PLUGIN_PATH", None)
+import wbtest
+from wbtest import BUILD
+
 # Plugins of different shapes: tunables and none, kernel templates (conv/tiled), each family.
 ORIGINALS = ["reduce_atomic", "reduce_tree", "reduce_library", "conv_tiled", "converge_advance",
              "branch_slot_multiif", "vgpr_density_serial"]
@@ -29,8 +27,7 @@ LIMIT_S = 240  # a command that takes longer has hung
 MACHINES = {"x86_64": "x86-64", "aarch64": "AArch64", "ppc64le": "PowerPC64", "riscv64": "RISC-V"}
 
 
-def wb(*args):
-    return subprocess.run([WB, *args], capture_output=True, text=True, cwd=SOURCE, env=ENV, timeout=LIMIT_S)
+wb = wbtest.runner(unset=("WAVEBENCH_PLUGIN_PATH",), timeout=LIMIT_S)
 
 
 class Elf:
@@ -246,4 +243,4 @@ class PluginFiles(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(argv=sys.argv[:1], verbosity=2)
+    wbtest.main()

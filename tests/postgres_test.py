@@ -4,20 +4,21 @@ password-authenticated user; two `run`s recording into it at once, `history`, `c
 and --mark-baseline reading from it, the password nowhere in what wavebench prints, writes or
 records, a wrong password refused without echoing it, the installed wavebench finding the module
 (and saying what is missing without it), and `merge` recording into it. Skipped (77) only where the PostgreSQL server's
-programs are not installed. Usage: postgres_test.py BUILD_DIR CMAKE"""
+programs are not installed. Usage: postgres_test.py BUILD_DIR SOURCE_DIR CMAKE"""
 import glob
 import json
 import os
 import pwd
-import shutil
 import socket
 import subprocess
 import sys
 import tempfile
 import unittest
 
-BUILD, CMAKE = os.path.abspath(sys.argv[1]), sys.argv[2]
-WB = os.path.join(BUILD, "bin", "wavebench")
+import wbtest
+from wbtest import BUILD, WB
+
+CMAKE = wbtest.ARGS[0]
 MODULE = os.path.join(BUILD, "lib", "libwavebench_history_postgres.so")
 PASSWORD = "Pw-7q2Zx9kLm4"  # unique: searched for in everything wavebench prints and writes
 USER = "wbtest"
@@ -60,13 +61,10 @@ def psql(sql, db="wavebench"):
     return p.stdout
 
 
-def wb(*args, db=None, env=None, exe=WB):
-    e = dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache"))
-    for k in ("PGPASSWORD", "PGPASSFILE", "XDG_DATA_HOME"):
-        e.pop(k, None)
-    e["WAVEBENCH_DB"] = db if db is not None else url()
-    e.update(env or {})
-    p = subprocess.run([exe, *args], capture_output=True, text=True, cwd=TMP.name, env=e, timeout=300)
+def wb(*args, db=None, **kw):
+    """wavebench on the test's server (or `db`) without the user's PostgreSQL settings; its output kept in SEEN."""
+    p = wbtest.wb(*args, db=db if db is not None else url(), unset=("PGPASSWORD", "PGPASSFILE", "XDG_DATA_HOME"),
+                  cwd=TMP.name, timeout=300, **kw)
     SEEN.append((args, p.stdout + p.stderr))
     return p
 
@@ -125,7 +123,7 @@ def setUpModule():
                 '[[benchmark]]\nfamily = "reduce"\nvariants = ["tree", "atomic"]\nn = [1000]\n')
     # Two machines of a fleet recording at once into a new database: the schema made once, two runs.
     # The URL with the password on the command line, as a user may well give it.
-    e = dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache"))
+    e = wbtest.environment()
     procs = [subprocess.Popen(run_cmd("r%d.json" % i, "--db", url()), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True, cwd=TMP.name, env=e) for i in (1, 2)]
     for p in procs:
@@ -281,4 +279,4 @@ class Postgres(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(argv=sys.argv[:1], verbosity=2)
+    wbtest.main()

@@ -19,11 +19,12 @@ import sys
 import tempfile
 import unittest
 
-BUILD, SOURCE = sys.argv[1], sys.argv[2]
-WB = os.path.join(BUILD, "bin", "wavebench")
+import wbtest
+from wbtest import BUILD
+
 CHROMIUM = shutil.which("chromium")
 AMD = os.path.isdir(os.path.join(BUILD, "plugins", "amd"))
-TMP = tempfile.mkdtemp(prefix="wavebench-report-test-")
+TMP = wbtest.tempdir("wavebench-report-test-")
 
 SUITE = """[suite]
 name = "report-test"
@@ -55,9 +56,7 @@ p = 0.5
 """
 
 
-def wb(*args):
-    env = dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache"), WAVEBENCH_DB=os.path.join(TMP, "history.db"))
-    return subprocess.run([WB, *args], capture_output=True, text=True, cwd=TMP, env=env, timeout=600)
+wb = wbtest.runner(cwd=TMP, db=os.path.join(TMP, "history.db"))
 
 
 def path(name):
@@ -445,7 +444,6 @@ class BadInput(unittest.TestCase):
 
 if __name__ == "__main__":
     result = unittest.main(argv=sys.argv[:1], exit=False).result
-    shutil.rmtree(TMP, ignore_errors=True)
     if not result.wasSuccessful():
         sys.exit(1)
     if not CHROMIUM:

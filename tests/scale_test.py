@@ -9,12 +9,12 @@ import json
 import os
 import signal
 import subprocess
-import sys
-import tempfile
 import unittest
 
-BUILD, SOURCE = sys.argv[1], sys.argv[2]
-WB = os.path.join(BUILD, "bin", "wavebench")
+import wbtest
+from wbtest import SOURCE, WB, load
+
+TMP = wbtest.tempdir("wavebench-scale-")
 
 # Problems of different sizes (a reduce problem has more variants than a conv one), so the split
 # has something to balance.
@@ -39,23 +39,11 @@ m = [5, 17]
 FAMILY_PARAMS = {"reduce": ("n",), "conv": ("n", "m")}
 
 
-def wb(*args, env=None, db=None, timeout=600):
-    e = dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache"))
-    e["WAVEBENCH_DB"] = db or os.path.join(TMP, "history.db")
-    e.update(env or {})
-    return subprocess.run([WB, *args], capture_output=True, text=True, cwd=SOURCE, env=e, timeout=timeout)
+wb = wbtest.runner(db=os.path.join(TMP, "history.db"))
 
 
 def write(name, text):
-    path = os.path.join(TMP, name)
-    with open(path, "w") as f:
-        f.write(text)
-    return path
-
-
-def load(path):
-    with open(path) as f:
-        return json.load(f)
+    return wbtest.write(os.path.join(TMP, name), text)
 
 
 def run(suite, out, *extra, env=None, expect=0):
@@ -73,8 +61,7 @@ def problem(res):
 
 
 def setUpModule():
-    global TMP, SUITE_FILE, WHOLE, SHARDS
-    TMP = tempfile.mkdtemp(prefix="wavebench-scale-")
+    global SUITE_FILE, WHOLE, SHARDS
     SUITE_FILE = write("suite.toml", SUITE.format(seed=5))
     WHOLE = run(SUITE_FILE, os.path.join(TMP, "whole.json"))
     SHARDS = [os.path.join(TMP, f"shard-{i}.json") for i in (1, 2, 3)]
@@ -145,7 +132,7 @@ class Merge(unittest.TestCase):
         out = os.path.join(TMP, "merged.json")
         if os.path.exists(out):
             os.remove(out)
-        r = wb("merge", *inputs, "-o", out, db=db)
+        r = wb("merge", *inputs, "-o", out, db=db or os.path.join(TMP, "history.db"))
         self.assertEqual(r.returncode, expect, r.stdout + r.stderr)
         return r, (load(out) if expect != 2 else None)
 
@@ -302,8 +289,7 @@ class Devices(unittest.TestCase):
         suite = write("long.toml", SUITE.format(seed=5).replace("n = [1000, 4099, 20000]",
                                                                  "n = [2000000, 3000001, 4000000, 5000003]"))
         out = os.path.join(TMP, "cut-two.json")
-        env = dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(BUILD, "test-cache"),
-                   WAVEBENCH_DB=os.path.join(TMP, "history.db"), **self.TWO)
+        env = wbtest.environment(db=os.path.join(TMP, "history.db"), env=self.TWO)
         p = subprocess.Popen([WB, "run", suite, "--platform", "cpu", "--no-ceilings", "--devices", "all",
                               "--repetitions", "20", "--format", "json", "--out", out],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=SOURCE, env=env)
@@ -343,4 +329,4 @@ class Devices(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(argv=sys.argv[:1], verbosity=2)
+    wbtest.main()

@@ -13,12 +13,14 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import unittest
 
-BUILD, SOURCE, CMAKE, GENERATOR = (os.path.realpath(sys.argv[1]), os.path.realpath(sys.argv[2]), sys.argv[3],
-                                   sys.argv[4])
+import wbtest
+
+# Real paths: the test looks for them in what is installed.
+BUILD, SOURCE = os.path.realpath(wbtest.BUILD), os.path.realpath(wbtest.SOURCE)
+CMAKE, GENERATOR = wbtest.ARGS[0], wbtest.ARGS[1]
 PLATFORMS = os.environ.get("WAVEBENCH_SDK_TEST_PLATFORMS", "cpu")
 EXAMPLE = os.path.join(SOURCE, "examples", "out-of-tree")
 # The family baselines the example's suite runs beside its own variants: installed in-tree plugins.
@@ -33,10 +35,8 @@ def run(args, timeout=900, env=None, check=True):
 
 
 def clean_env(tmp):
-    env = dict(os.environ, WAVEBENCH_CACHE_DIR=os.path.join(tmp, "cache"))
-    for k in ("WAVEBENCH_PLUGIN_PATH", "CMAKE_PREFIX_PATH", "wavebench_DIR", "wavebench_ROOT"):
-        env.pop(k, None)
-    return env
+    return wbtest.environment(cache=os.path.join(tmp, "cache"),
+                              unset=("WAVEBENCH_PLUGIN_PATH", "CMAKE_PREFIX_PATH", "wavebench_DIR", "wavebench_ROOT"))
 
 
 def sanitized():
@@ -165,4 +165,4 @@ class Sdk(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(argv=sys.argv[:1], verbosity=2)
+    wbtest.main()

@@ -22,8 +22,9 @@ import tempfile
 import time
 import unittest
 
-BUILD, SOURCE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-WB = os.path.join(BUILD, "bin", "wavebench")
+import wbtest
+from wbtest import SOURCE, WB, load
+
 SUBMIT = os.path.join(SOURCE, "tools", "slurm", "submit.sh")
 ARRAY = os.path.join(SOURCE, "tools", "slurm", "wavebench-array.sh")
 SHARDS = 3
@@ -222,18 +223,13 @@ PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
                     p.wait()
 
 
-def load(path):
-    with open(path) as f:
-        return json.load(f)
-
-
 def key(res):
     return (res["family"], res["variant"], json.dumps(res["params"], sort_keys=True))
 
 
 def wb(*args, db):
-    e = dict(os.environ, WAVEBENCH_CACHE_DIR=CACHE, WAVEBENCH_DB=db)
-    return subprocess.run([WB, *args], capture_output=True, text=True, cwd=TMP, env=e, timeout=600)
+    """wavebench in the test's folder with its own cache (both made by main) and the database `db`."""
+    return wbtest.wb(*args, db=db, cwd=TMP, cache=CACHE)
 
 
 def submit(out, db, wavebench=WB, suite=None, shards=SHARDS):
