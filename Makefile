@@ -5,6 +5,9 @@
 #   make regression-baseline   on a GPU machine: refresh results/<gpu>/regression-baseline.json
 #   make asan   build with AddressSanitizer + UBSan (cpu only, build-asan/) and run every test
 #   make fuzz   build the libFuzzer targets with clang (build-fuzz/), fuzz each a while (tests/fuzz/README.md)
+#   make format        clang-format the C++/HIP/CUDA sources in place with .clang-format (tools/format.sh;
+#                      installs Debian's clang-format, version 14, where it is missing)
+#   make format-check  change nothing; fail listing the files that drift from it (CI runs it)
 # Both install missing Debian 12 packages with apt-get (as root, or through sudo): chromium for the
 # report's test; libpq-dev for the PostgreSQL history's module and postgresql for its test;
 # slurm-wlm and munge for tools/slurm's test (a one-node Slurm); Debian's nodejs and npm only
@@ -19,7 +22,21 @@ PRESET   := release
 RESULTS  := build/results/quick.json
 FUZZ_SECONDS := 60
 
-.PHONY: run test build configure deps clean amd-baseline regression-baseline asan fuzz
+.PHONY: run test build configure deps clean amd-baseline regression-baseline asan fuzz format format-check format-deps
+
+# The Debian packages of $(1) that are not installed, installed with apt-get (as root, or through
+# sudo); $(2) is shell run before that, which may add more to $$missing.
+define apt_install
+@missing="$$(for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done)"; \
+$(2) \
+if [ -n "$$missing" ]; then \
+  echo "installing missing Debian packages:" $$missing; \
+  if [ "$$(id -u)" = 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; \
+  else echo "error: installing $$missing needs root (run as root, or install them)"; exit 1; fi; \
+  $$sudo apt-get update -qq && \
+  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
+fi
+endef
 
 run: build
 	./build/bin/wavebench run suites/quick.toml --out $(RESULTS)
@@ -34,15 +51,7 @@ configure: deps
 	cmake --preset $(PRESET)
 
 deps:
-	@missing="$$(for p in $(PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done)"; \
-	command -v npm >/dev/null || missing="$$missing nodejs npm"; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing missing Debian packages:" $$missing; \
-	  if [ "$$(id -u)" = 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; \
-	  else echo "error: installing $$missing needs root (run as root, or install them)"; exit 1; fi; \
-	  $$sudo apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
-	fi
+	$(call apt_install,$(PACKAGES),command -v npm >/dev/null || missing="$$missing nodejs npm";)
 
 # Refreshes the AMD resource baseline on purpose (after a change meant to move the figures;
 # `git diff tests/baselines/` then shows what moved).
@@ -72,6 +81,17 @@ fuzz: deps
 	cmake --preset fuzz
 	cmake --build --preset fuzz
 	WAVEBENCH_FUZZ_SECONDS=$(FUZZ_SECONDS) ctest --preset fuzz --parallel 2
+
+# clang-format 14 (Debian 12's clang-format) over the tracked C++, HIP and CUDA sources; the file
+# list and the check are tools/format.sh's.
+format: format-deps
+	tools/format.sh
+
+format-check: format-deps
+	tools/format.sh --check
+
+format-deps:
+	$(call apt_install,clang-format,)
 
 clean:
 	rm -rf build
