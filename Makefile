@@ -63,7 +63,7 @@ amd-baseline: build
 # move the times): suites/regression.toml into results/<gpu>/regression-baseline.json, which
 # `ctest -L gpu` compares with.
 regression-baseline: build
-	python3 tests/gpu_regression.py build . --refresh
+	python3 -B tests/gpu_regression.py build . --refresh
 
 # The same tests under AddressSanitizer and UBSan (g++ brings libasan8 and libubsan1). The flags
 # and the run-time options are in CMakePresets.json, preset asan: any report fails its test; leaks
