@@ -1,6 +1,6 @@
 #!/bin/sh
 # PNG screenshots of `wavebench report` pages in headless Chromium (Debian's chromium), as the
-# README's are taken: tools/report/screenshot.sh REPORT.html OUT.png [HEIGHT [WIDTH [SCALE]]]
+# ones in docs/regression.md are taken: tools/report/screenshot.sh REPORT.html OUT.png [HEIGHT [WIDTH [SCALE]]]
 # takes WIDTH x HEIGHT CSS pixels from the top of the page (default 1400 x 1800), SCALE image
 # pixels to each (default 1; 0.8 keeps a long page's PNG small). No request can leave: every host
 # name resolves to nothing, and the page's own policy allows no fetch anyway.
