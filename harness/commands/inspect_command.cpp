@@ -1,6 +1,9 @@
+// `wavebench inspect`: the AMD static figures of hipcc-built .so files, with occupancy, as a table
+// or JSON; the resource baseline; and the command's registration (commands/inspect_command.h).
 #include "harness/commands/inspect_command.h"
 
 #include "harness/amd/amd_static.h"
+#include "harness/commands/commands.h"
 #include "harness/common/files.h"
 #include "harness/amd/isa_mix.h"
 #include "harness/platform/platform.h"
@@ -9,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iostream>
 #include <map>
 #include <set>
 
@@ -373,6 +377,46 @@ int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& e
         }
     }
     return status;
+}
+
+void add_inspect_command(CLI::App& app, command_list& commands)
+{
+    struct options {
+        inspect_options inspect;
+        std::string platform = auto_platform;
+    };
+    auto o = std::make_shared<options>();
+    inspect_options& io = o->inspect;
+    auto* cmd = app.add_subcommand(
+        "inspect", "AMD static figures of hipcc-built .so files, no GPU needed: registers, LDS, scratch, spills, "
+                   "occupancy per target");
+    cmd->add_option("files", io.files, "plugin or any HIP .so files (default: every plugin of the amd platform)")
+        ->check(a_path);
+    cmd->add_option("--platform", o->platform, "amd: every plugin of the amd platform (the default without files)");
+    cmd->add_option("--plugins", io.plugin_dirs, "another plugin directory (repeatable)");
+    cmd->add_option("--target", io.targets, "only these targets, e.g. gfx90a (repeatable)");
+    cmd->add_flag("--json", io.json, "print JSON");
+    cmd->add_option("--block-size", io.block_size,
+                    "block size for kernels no plugin declares (default: their max flat workgroup size)")
+        ->check(integer(1, 1024));
+    cmd->add_option("--compare", io.compare,
+                    "compare with a resource baseline; exit status 1 on a regression (more registers, LDS, "
+                    "scratch or spills, fewer waves)")
+        ->check(a_path);
+    cmd->add_option("--write-baseline", io.write_baseline, "write the figures as a baseline (make amd-baseline)")
+        ->check(a_path);
+    cmd->add_flag("--isa", io.isa,
+                  "also disassemble each kernel and count its instructions by class (VALU, SALU, VMEM, SMEM, LDS, "
+                  "branch, waitcnt, other; exec-mask writes; total)");
+    cmd->add_option("--pair", io.pair, "two plugins, e.g. --pair reduce/atomic reduce/tree: their instruction mixes "
+                                       "per target side by side, with the difference")
+        ->expected(2);
+    commands.push_back({cmd, [o] {
+                            if (o->platform != auto_platform && parse_platform(o->platform) != platform_kind::amd)
+                                throw std::invalid_argument(
+                                    "inspect reads AMD code objects: --platform amd, or name .so files");
+                            return inspect_command(o->inspect, std::cout, std::cerr);
+                        }});
 }
 
 } // namespace wb

@@ -2,7 +2,7 @@
 #include "harness/measure/measure.h"
 
 #include "core/compare.h"
-#include "harness/commands/commands.h"
+#include "harness/platform/platform_options.h"
 #include "harness/measure/executor.h"
 #include "reference/reference.h"
 
