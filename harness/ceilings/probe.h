@@ -1,5 +1,5 @@
-// `wavebench probe`: the machine's ceilings, which results are reported against. Cached per
-// platform and device, so `run` measures them only once (or again with --reprobe).
+// The machine's ceilings, which results are reported against (`wavebench probe` prints them).
+// Cached per platform and device, so `run` measures them only once (or again with --reprobe).
 #pragma once
 
 #include "harness/platform/platform.h"
@@ -13,7 +13,8 @@
 
 namespace wb {
 
-struct platform_options;
+/// Each rate is the median of this many timed runs (this noisy host needs at least 9).
+inline constexpr int probe_samples = 9;
 
 struct probe_report {
     ceilings values;
@@ -26,18 +27,9 @@ struct probe_report {
 /// reference against the scalar oracle. On GPUs: a read-only kernel (its sum checked), a
 /// device-to-device copy and the int32 multiply-add rate.
 probe_report probe(const std::shared_ptr<platform>& p, size_t bytes);
-
-/// What the platform's runtime costs per lane, measured in this process (the cpu platform's
-/// scheduler: a lane without barriers, a barrier at work-groups of 64 to 1024, a wavefront
-/// shuffle), in core nanoseconds per lane from the process's CPU time; each kernel's result is
-/// checked. A JSON object of name -> value.
-nlohmann::json measure_lane_costs(const std::shared_ptr<platform>& p);
-
-/// measure_lane_costs in `processes` fresh worker processes, one after another (the costs of
-/// one process differ from the next's: stacks, pages, thread placement): per cost, the median,
-/// min, max and spread (max / min), and a line each for a person in `summary`.
-nlohmann::json lane_costs_over_processes(const platform_options& po, int processes,
-                                         std::vector<std::string>& summary);
+/// The two halves of probe: the cpu's (ceilings/cpu_ceilings.cpp) and the GPUs' (gpu_ceilings.cpp).
+probe_report probe_cpu(size_t bytes);
+probe_report probe_gpu(const std::shared_ptr<platform>& p, size_t bytes);
 
 /// Where the ceilings of this platform and device are cached.
 std::filesystem::path ceiling_cache_path(const platform& p);
@@ -48,8 +40,5 @@ void save_ceilings(const platform& p, const probe_report& r);
 /// Saves them, and says where on `os`; or, when they cannot be written, warns on stderr that
 /// they were not cached, and why.
 void cache_ceilings(const platform& p, const probe_report& r, std::ostream& os);
-
-/// Now, as "2026-11-22T10:00:00Z".
-std::string utc_now();
 
 } // namespace wb

@@ -1,6 +1,7 @@
 #include "harness/commands/cli.h"
 
 #include "harness/common/files.h"
+#include "harness/history/db_url.h"
 
 #include <algorithm>
 #include <charconv>
@@ -58,6 +59,23 @@ CLI::Validator one_of(std::vector<long long> allowed)
                 return "'" + shorten(s) + "' is not allowed: expected " + list;
             },
             list};
+}
+
+namespace {
+std::string& recorded_command_line()
+{
+    static std::string line;
+    return line;
+}
+} // namespace
+
+const std::string& command_line() { return recorded_command_line(); }
+
+void set_command_line(int argc, char** argv)
+{
+    std::string& line = recorded_command_line();
+    line.clear();
+    for (int i = 0; i < argc; ++i) line += (i ? " " : "") + redact_urls(argv[i]);
 }
 
 const CLI::Validator a_path{[](std::string& s) -> std::string { return s.empty() ? "an empty path: name a file" : ""; },

@@ -1,10 +1,11 @@
 // What every command's options share: the validators of numbers and paths (strict, with a message
-// that says what was expected), and the way a command registers itself with the command line.
+// that says what was expected), and the one way a command registers itself with the command line.
 #pragma once
 
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace wb {
@@ -19,14 +20,26 @@ CLI::Validator one_of(std::vector<long long> allowed);
 extern const CLI::Validator a_path;
 
 /// A command that registers itself (its subcommand, options and help) and what runs it once the
-/// command line is parsed; main.cpp turns what it throws into the exit status.
+/// command line is parsed; main.cpp turns what it throws into the exit status. Each command is
+/// one file, commands/<name>_command.cpp, with an add_<name>_command that registers it.
 struct command_entry {
     CLI::App* sub = nullptr;
     std::function<int()> body;
 };
 using command_list = std::vector<command_entry>;
 
-/// Registers `wavebench merge` (commands/merge_command.cpp).
+/// The command line as given, every --db URL's password redacted: what a run records in its
+/// results and the history. main.cpp sets it before a command runs.
+const std::string& command_line();
+void set_command_line(int argc, char** argv);
+
+/// Register `wavebench list`, `run`, `probe`, `inspect`, `merge` and the hidden `worker`
+/// (commands/<name>_command.cpp); compare, history and report are registered likewise.
+void add_list_command(CLI::App& app, command_list& commands);
+void add_run_command(CLI::App& app, command_list& commands);
+void add_probe_command(CLI::App& app, command_list& commands);
+void add_inspect_command(CLI::App& app, command_list& commands);
 void add_merge_command(CLI::App& app, command_list& commands);
+void add_worker_command(CLI::App& app, command_list& commands);
 
 } // namespace wb

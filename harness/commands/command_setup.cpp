@@ -1,68 +1,39 @@
-// What every command starts from: the platform it asks for (or the best one with a device), that
+// What every command starts from besides the platform (platform/platform_options.h): that
 // platform's plugins, and the line that names the device (commands/commands.h).
 #include "harness/commands/commands.h"
 
-#include <cstdlib>
 #include <iostream>
-#include <stdexcept>
 
 namespace wb {
 
-bool valid_lane_order(const std::string& order)
+void add_platform_options(CLI::App* cmd, platform_options& o)
 {
-    if (order == "forward" || order == "reverse" || order == "random") return true;
-    const std::string seed = order.rfind("random:", 0) == 0 ? order.substr(7) : "";
-    return !seed.empty() && seed.size() <= 19 && seed.find_first_not_of("0123456789") == std::string::npos;
+    cmd->add_option("--platform", o.name, "cpu, amd, nvidia, or auto: the first of nvidia, amd, cpu with a device")
+        ->capture_default_str();
+    cmd->add_option("--plugins", o.plugin_dirs,
+                    "another plugin directory (repeatable; DIR/<platform>/ is searched too); "
+                    "WAVEBENCH_PLUGIN_PATH adds more");
+    cmd->add_option("--device", o.device, "device index (exit status 4 when the platform has no such device)")
+        ->capture_default_str()
+        ->check(integer(0, 1 << 20));
+    cmd->add_option("--warp-size", o.warp_size, "cpu platform: wavefront width, 32 or 64 (default 64)")
+        ->check(one_of({32, 64}));
+    cmd->add_option("--lane-order", o.lane_order,
+                    "cpu platform: the order a wavefront's lanes run in between synchronization points: forward "
+                    "(default), reverse, random or random:SEED; a result that changes with it is a race between "
+                    "lanes, such as warp-synchronous code (sets WAVEBENCH_CPU_LANE_ORDER)")
+        ->check(CLI::Validator(
+            [](std::string& v) {
+                return valid_lane_order(v) ? std::string() : "'" + v + "' is not forward, reverse, random or random:SEED";
+            },
+            "ORDER"));
 }
 
-std::string cpu_lane_order()
+void add_in_process(CLI::App* cmd, platform_options& o)
 {
-    const char* v = std::getenv("WAVEBENCH_CPU_LANE_ORDER");
-    const std::string order = v && *v ? v : "forward";
-    if (!valid_lane_order(order))
-        throw std::invalid_argument("WAVEBENCH_CPU_LANE_ORDER='" + shown(order, 100) +
-                                    "' is not forward, reverse, random or random:SEED");
-    return order;
-}
-
-namespace {
-std::shared_ptr<platform> open_any_platform(const platform_options& o)
-{
-    if (o.name != auto_platform) {
-        auto p = platform::load(o.name);
-        p->init(o.device, o.warp_size);
-        return p;
-    }
-    std::string why;
-    bool only_devices_missing = true;
-    for (const platform_kind kind : platform::built()) {
-        const std::string name = to_string(kind);
-        try {
-            auto p = platform::load(kind);
-            p->init(o.device, p->kind() == platform_kind::cpu ? o.warp_size : 0);
-            return p;
-        } catch (const no_device& e) {
-            why += "\n  " + name + ": " + e.what();
-        } catch (const platform_unavailable& e) {
-            why += "\n  " + name + ": " + e.what();
-            only_devices_missing = false;
-        }
-    }
-    if (only_devices_missing && !why.empty()) throw no_device("no platform has the device asked for:" + why);
-    throw platform_unavailable("no platform could be started:" + why);
-}
-} // namespace
-
-std::shared_ptr<platform> open_platform(const platform_options& o)
-{
-    // The runtime and the workers (which inherit the environment) read the lane order from there.
-    if (!o.lane_order.empty()) ::setenv("WAVEBENCH_CPU_LANE_ORDER", o.lane_order.c_str(), 1);
-    (void)cpu_lane_order(); // a bad value in the environment is refused before anything runs
-    auto p = open_any_platform(o);
-    if (!o.lane_order.empty() && p->kind() != platform_kind::cpu)
-        throw std::invalid_argument("--lane-order is an option of the cpu platform, which runs a wavefront's lanes "
-                                    "one after another; " + p->name() + " runs them in hardware");
-    return p;
+    cmd->add_flag("--in-process", o.in_process,
+                  "load and run the plugins in this process, for debugging with gdb (by default they run in worker "
+                  "processes, where a crash or a hang costs only its own result)");
 }
 
 std::vector<std::filesystem::path> find_plugin_files(plugin_registry& reg, const std::vector<std::string>& dirs)

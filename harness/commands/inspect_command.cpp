@@ -1,6 +1,9 @@
+// `wavebench inspect`: the AMD static figures of hipcc-built .so files, with occupancy, as a table
+// or JSON; the resource baseline; and the command's registration (commands/inspect_command.h).
 #include "harness/commands/inspect_command.h"
 
 #include "harness/amd/amd_static.h"
+#include "harness/commands/commands.h"
 #include "harness/common/files.h"
 #include "harness/amd/isa_mix.h"
 #include "harness/platform/platform.h"
@@ -9,7 +12,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace wb {
@@ -243,80 +248,59 @@ int print_pair(std::ostream& out, const inspect_options& o, const std::vector<in
     return 0;
 }
 
-} // namespace
-
-int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& err)
+/// One file's figures, each kernel judged at the launch its plugin declares (or --block-size, or
+/// its max flat workgroup size); none when the file cannot be read. Errors go to `err` and `errors`.
+std::optional<inspected> inspect_file(const fs::path& file, const plugin* desc, const inspect_options& o, json& errors,
+                                      std::ostream& err, std::set<std::string>& targets_seen)
 {
-    std::vector<inspected> all;
-    json errors = json::array();
-    const auto dirs = plugin_directories(amd, o.plugin_dirs);
-    std::set<std::string> targets_seen;
-    const auto files = files_to_inspect(o);
-    // What is to be read and written is checked before anything is: a bad baseline, or an output
-    // that is one of the inputs, stops the command before the files are read.
-    const json baseline = o.compare.empty() ? json() : read_baseline(o.compare);
-    if (!o.write_baseline.empty()) {
-        std::vector<fs::path> inputs(files.begin(), files.end());
-        if (!o.compare.empty()) inputs.push_back(o.compare);
-        check_output(o.write_baseline, "--write-baseline", inputs);
+    inspected f{file, "", {}};
+    amd_file_figures figures;
+    try {
+        figures = read_amd_file(file, o.isa || !o.pair.empty());
+    } catch (const std::exception& e) {                         // the file as a whole
+        const bool named = dynamic_cast<const file_error*>(&e); // its message names the file
+        err << "error: " << (named ? "" : file.string() + ": ") << e.what() << "\n";
+        errors.push_back({{"file", file.string()}, {"entry", nullptr}, {"field", nullptr}, {"reason", e.what()}});
+        return std::nullopt;
     }
-    const auto declared = declarations_of(files, dirs);
-    for (const fs::path& file : files) {
-        inspected f{file, "", {}};
-        amd_file_figures figures;
-        try {
-            figures = read_amd_file(file, o.isa || !o.pair.empty());
-        } catch (const std::exception& e) {                         // the file as a whole
-            const bool named = dynamic_cast<const file_error*>(&e); // its message names the file
-            err << "error: " << (named ? "" : file.string() + ": ") << e.what() << "\n";
-            errors.push_back({{"file", file.string()}, {"entry", nullptr}, {"field", nullptr}, {"reason", e.what()}});
+    for (const auto& e : figures.errors) { // the file's other entries are still reported
+        err << "error: " << file.string() << ": " << to_string(e) << "\n";
+        errors.push_back({{"file", file.string()},
+                          {"entry", e.entry.empty() ? json(nullptr) : json(e.entry)},
+                          {"field", e.field},
+                          {"reason", e.reason}});
+    }
+    f.errors = figures.errors.size();
+    if (desc) f.plugin = desc->name();
+    for (const auto& k : figures.kernels) {
+        targets_seen.insert(k.target);
+        if (!o.targets.empty() && std::none_of(o.targets.begin(), o.targets.end(), [&](const std::string& t) {
+                return same_target(t, k.target);
+            }))
             continue;
-        }
-        for (const auto& e : figures.errors) { // the file's other entries are still reported
-            err << "error: " << file.string() << ": " << to_string(e) << "\n";
-            errors.push_back({{"file", file.string()},
-                              {"entry", e.entry.empty() ? json(nullptr) : json(e.entry)},
-                              {"field", e.field},
-                              {"reason", e.reason}});
-        }
-        f.errors = figures.errors.size();
-        const plugin* desc = declared.count(file) ? &declared.at(file) : nullptr;
-        if (desc) f.plugin = desc->name();
-        for (const auto& k : figures.kernels) {
-            targets_seen.insert(k.target);
-            if (!o.targets.empty() && std::none_of(o.targets.begin(), o.targets.end(), [&](const std::string& t) {
-                    return same_target(t, k.target);
-                }))
-                continue;
-            const auto launch = desc ? launch_of(*desc, k.name) : std::nullopt;
-            if (launch) f.kernels.push_back(judge(k, launch->block_size, launch->dynamic_lds, launch->from));
-            else if (o.block_size > 0) f.kernels.push_back(judge(k, o.block_size, 0, "--block-size"));
-            else
-                f.kernels.push_back(judge(k, k.max_workgroup, 0, "max flat workgroup size (no plugin declares the launch)"));
-        }
-        all.push_back(std::move(f));
+        const auto launch = desc ? launch_of(*desc, k.name) : std::nullopt;
+        if (launch) f.kernels.push_back(judge(k, launch->block_size, launch->dynamic_lds, launch->from));
+        else if (o.block_size > 0) f.kernels.push_back(judge(k, o.block_size, 0, "--block-size"));
+        else
+            f.kernels.push_back(judge(k, k.max_workgroup, 0, "max flat workgroup size (no plugin declares the launch)"));
     }
+    return f;
+}
+
+/// Every --target must name a target some file has code for.
+void check_targets(const inspect_options& o, const std::set<std::string>& targets_seen)
+{
     for (const auto& t : o.targets)
         if (std::none_of(targets_seen.begin(), targets_seen.end(), [&](const std::string& s) { return same_target(t, s); })) {
             std::string seen;
             for (const auto& s : targets_seen) seen += (seen.empty() ? "" : ", ") + s;
             throw std::invalid_argument("--target " + shorten(t) + ": no code object for it (the files have: " + seen + ")");
         }
+}
 
-    if (!o.pair.empty()) return print_pair(out, o, all);
-
-    std::map<std::string, std::vector<amd_kernel_report>> by_file;
-    for (const auto& f : all) by_file[f.path.filename().string()] = f.kernels;
-
-    if (!o.write_baseline.empty() && !errors.empty()) {
-        err << "baseline not written: " << errors.size() << " error(s) above; it would leave their kernels out\n";
-    } else if (!o.write_baseline.empty()) {
-        json b = baseline_json(by_file);
-        b["note"] = "generated by `make amd-baseline` (wavebench inspect --platform amd --write-baseline); do not edit";
-        write_json(o.write_baseline, b);
-        err << "baseline written: " << o.write_baseline << " (" << b["kernels"].size() << " kernels)\n";
-    }
-
+/// The figures on `out`: JSON, or a table per file (with --isa, its instruction mix).
+void print_figures(std::ostream& out, const inspect_options& o, const std::vector<inspected>& all, const json& errors)
+{
     if (o.json) {
         json files = json::array();
         for (const auto& f : all) {
@@ -344,35 +328,121 @@ int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& e
                "mode); waves/SIMD: what they put on the busiest SIMD, of the maximum, and what caps the work-groups "
                "(core/occupancy.cpp)\n";
     }
+}
+
+/// The changes against the baseline on `err`: 1 when a figure got worse, else 0.
+int compare_with_baseline(std::ostream& err, const inspect_options& o, const json& baseline,
+                          const std::map<std::string, std::vector<amd_kernel_report>>& by_file)
+{
+    const auto changes = compare_baseline(baseline, baseline_json(by_file));
+    size_t worse = 0;
+    for (const auto& c : changes) worse += c.worse;
+    char line[256];
+    for (const bool w : {true, false}) {
+        if (std::none_of(changes.begin(), changes.end(), [&](const baseline_change& c) { return c.worse == w; }))
+            continue;
+        err << (w ? "\nresource regressions" : "\nimprovements") << " against " << o.compare << ":\n";
+        std::snprintf(line, sizeof line, "  %-26s %-9s %-22s %-20s %8s %8s", "file", "target", "kernel", "figure", "was",
+                      "now");
+        err << line << "\n";
+        for (const auto& c : changes)
+            if (c.worse == w) {
+                std::snprintf(line, sizeof line, "  %-26s %-9s %-22s %-20s %8lld %8lld", c.file.c_str(), c.target.c_str(),
+                              c.kernel.c_str(), c.figure.c_str(), c.was, c.now);
+                err << line << "\n";
+            }
+    }
+    if (worse) {
+        err << "\n" << worse << " regression(s). If they are intended, refresh the baseline on purpose: make amd-baseline\n";
+        return 1;
+    }
+    err << "no regression against " << o.compare << " (" << changes.size() << " improvement(s))\n";
+    return 0;
+}
+
+} // namespace
+
+int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& err)
+{
+    std::vector<inspected> all;
+    json errors = json::array();
+    const auto dirs = plugin_directories(amd, o.plugin_dirs);
+    std::set<std::string> targets_seen;
+    const auto files = files_to_inspect(o);
+    // What is to be read and written is checked before anything is: a bad baseline, or an output
+    // that is one of the inputs, stops the command before the files are read.
+    const json baseline = o.compare.empty() ? json() : read_baseline(o.compare);
+    if (!o.write_baseline.empty()) {
+        std::vector<fs::path> inputs(files.begin(), files.end());
+        if (!o.compare.empty()) inputs.push_back(o.compare);
+        check_output(o.write_baseline, "--write-baseline", inputs);
+    }
+    const auto declared = declarations_of(files, dirs);
+    for (const fs::path& file : files) {
+        const plugin* desc = declared.count(file) ? &declared.at(file) : nullptr;
+        if (auto f = inspect_file(file, desc, o, errors, err, targets_seen)) all.push_back(std::move(*f));
+    }
+    check_targets(o, targets_seen);
+
+    if (!o.pair.empty()) return print_pair(out, o, all);
+
+    std::map<std::string, std::vector<amd_kernel_report>> by_file;
+    for (const auto& f : all) by_file[f.path.filename().string()] = f.kernels;
+
+    if (!o.write_baseline.empty() && !errors.empty()) {
+        err << "baseline not written: " << errors.size() << " error(s) above; it would leave their kernels out\n";
+    } else if (!o.write_baseline.empty()) {
+        json b = baseline_json(by_file);
+        b["note"] = "generated by `make amd-baseline` (wavebench inspect --platform amd --write-baseline); do not edit";
+        write_json(o.write_baseline, b);
+        err << "baseline written: " << o.write_baseline << " (" << b["kernels"].size() << " kernels)\n";
+    }
+
+    print_figures(out, o, all, errors);
 
     int status = errors.empty() ? 0 : 2;
-    if (!o.compare.empty()) {
-        const auto changes = compare_baseline(baseline, baseline_json(by_file));
-        size_t worse = 0;
-        for (const auto& c : changes) worse += c.worse;
-        char line[256];
-        for (const bool w : {true, false}) {
-            if (std::none_of(changes.begin(), changes.end(), [&](const baseline_change& c) { return c.worse == w; }))
-                continue;
-            err << (w ? "\nresource regressions" : "\nimprovements") << " against " << o.compare << ":\n";
-            std::snprintf(line, sizeof line, "  %-26s %-9s %-22s %-20s %8s %8s", "file", "target", "kernel", "figure", "was",
-                          "now");
-            err << line << "\n";
-            for (const auto& c : changes)
-                if (c.worse == w) {
-                    std::snprintf(line, sizeof line, "  %-26s %-9s %-22s %-20s %8lld %8lld", c.file.c_str(), c.target.c_str(),
-                                  c.kernel.c_str(), c.figure.c_str(), c.was, c.now);
-                    err << line << "\n";
-                }
-        }
-        if (worse) {
-            err << "\n" << worse << " regression(s). If they are intended, refresh the baseline on purpose: make amd-baseline\n";
-            status = 1;
-        } else {
-            err << "no regression against " << o.compare << " (" << changes.size() << " improvement(s))\n";
-        }
-    }
+    if (!o.compare.empty() && compare_with_baseline(err, o, baseline, by_file) == 1) status = 1;
     return status;
+}
+
+void add_inspect_command(CLI::App& app, command_list& commands)
+{
+    struct options {
+        inspect_options inspect;
+        std::string platform = auto_platform;
+    };
+    auto o = std::make_shared<options>();
+    inspect_options& io = o->inspect;
+    auto* cmd = app.add_subcommand(
+        "inspect", "AMD static figures of hipcc-built .so files, no GPU needed: registers, LDS, scratch, spills, "
+                   "occupancy per target");
+    cmd->add_option("files", io.files, "plugin or any HIP .so files (default: every plugin of the amd platform)")
+        ->check(a_path);
+    cmd->add_option("--platform", o->platform, "amd: every plugin of the amd platform (the default without files)");
+    cmd->add_option("--plugins", io.plugin_dirs, "another plugin directory (repeatable)");
+    cmd->add_option("--target", io.targets, "only these targets, e.g. gfx90a (repeatable)");
+    cmd->add_flag("--json", io.json, "print JSON");
+    cmd->add_option("--block-size", io.block_size,
+                    "block size for kernels no plugin declares (default: their max flat workgroup size)")
+        ->check(integer(1, 1024));
+    cmd->add_option("--compare", io.compare,
+                    "compare with a resource baseline; exit status 1 on a regression (more registers, LDS, "
+                    "scratch or spills, fewer waves)")
+        ->check(a_path);
+    cmd->add_option("--write-baseline", io.write_baseline, "write the figures as a baseline (make amd-baseline)")
+        ->check(a_path);
+    cmd->add_flag("--isa", io.isa,
+                  "also disassemble each kernel and count its instructions by class (VALU, SALU, VMEM, SMEM, LDS, "
+                  "branch, waitcnt, other; exec-mask writes; total)");
+    cmd->add_option("--pair", io.pair, "two plugins, e.g. --pair reduce/atomic reduce/tree: their instruction mixes "
+                                       "per target side by side, with the difference")
+        ->expected(2);
+    commands.push_back({cmd, [o] {
+                            if (o->platform != auto_platform && parse_platform(o->platform) != platform_kind::amd)
+                                throw std::invalid_argument(
+                                    "inspect reads AMD code objects: --platform amd, or name .so files");
+                            return inspect_command(o->inspect, std::cout, std::cerr);
+                        }});
 }
 
 } // namespace wb

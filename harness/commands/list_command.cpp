@@ -57,8 +57,6 @@ void print_table(const plugin_registry& reg)
     }
 }
 
-} // namespace
-
 int list_command(const platform_options& o, bool json)
 {
     std::shared_ptr<platform> p;
@@ -95,6 +93,22 @@ int list_command(const platform_options& o, bool json)
     std::cout << "platform " << (p ? device_line(*p) : no_device) << "\n\n";
     print_table(reg);
     return exit_ok;
+}
+
+} // namespace
+
+void add_list_command(CLI::App& app, command_list& commands)
+{
+    struct options {
+        platform_options platform;
+        bool json = false;
+    };
+    auto o = std::make_shared<options>();
+    auto* cmd = app.add_subcommand("list", "List the plugins of a platform, and those that could not be loaded");
+    add_platform_options(cmd, o->platform);
+    add_in_process(cmd, o->platform);
+    cmd->add_flag("--json", o->json, "print JSON");
+    commands.push_back({cmd, [o] { return list_command(o->platform, o->json); }});
 }
 
 } // namespace wb

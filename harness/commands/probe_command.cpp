@@ -2,12 +2,17 @@
 // written to a JSON file.
 #include "harness/commands/commands.h"
 #include "harness/common/files.h"
+#include "harness/ceilings/lane_costs.h"
 #include "harness/ceilings/probe.h"
+#include "harness/common/utc_time.h"
 #include "harness/report/results_json.h"
+#include "harness/worker/worker.h"
 
 #include <iostream>
 
 namespace wb {
+
+namespace {
 
 int probe_command(const platform_options& po, const std::string& out, int mib)
 {
@@ -19,7 +24,9 @@ int probe_command(const platform_options& po, const std::string& out, int mib)
         // The runtime's own costs, in five fresh processes: they are not ceilings (nothing is
         // divided by them), and `run` does not measure them.
         r.summary.emplace_back("");
-        r.details["lane_costs"] = lane_costs_over_processes(po, 5, r.summary);
+        std::vector<nlohmann::json> per_process;
+        for (int k = 0; k < 5; ++k) per_process.push_back(lane_costs_in_worker(po));
+        r.details["lane_costs"] = summarize_lane_costs(per_process, r.summary);
     }
     for (const auto& line : r.summary) std::cout << "  " << line << "\n";
     std::cout << "\n";
@@ -34,6 +41,25 @@ int probe_command(const platform_options& po, const std::string& out, int mib)
         std::cout << "written to " << out << "\n";
     }
     return exit_ok;
+}
+
+} // namespace
+
+void add_probe_command(CLI::App& app, command_list& commands)
+{
+    struct options {
+        platform_options platform;
+        std::string out;
+        int mib = 0;
+    };
+    auto o = std::make_shared<options>();
+    auto* cmd = app.add_subcommand("probe", "Measure the machine's ceilings (memory bandwidth; the reference's speed); on cpu also "
+                                            "the runtime's costs per lane (a lane, a barrier, a shuffle) in five processes");
+    add_platform_options(cmd, o->platform);
+    cmd->add_option("--out", o->out, "also write the measurements to this JSON file")->check(a_path);
+    cmd->add_option("--mib", o->mib, "memory to stream over, in MiB (default 256 on cpu, 1024 on GPUs)")
+        ->check(integer(16, 65536));
+    commands.push_back({cmd, [o] { return probe_command(o->platform, o->out, o->mib); }});
 }
 
 } // namespace wb

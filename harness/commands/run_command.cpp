@@ -4,6 +4,7 @@
 #include "harness/common/files.h"
 #include "harness/history/history.h"
 #include "harness/ceilings/probe.h"
+#include "harness/common/utc_time.h"
 #include "harness/report/results_json.h"
 #include "harness/measure/interrupt.h"
 #include "harness/measure/runner.h"
@@ -20,6 +21,24 @@
 namespace wb {
 
 namespace {
+
+struct run_options {
+    platform_options platform;
+    std::string suite_file;
+    std::string filter;
+    std::string out;
+    uint64_t max_configs = default_max_configs; // --max-configs
+    settings_overrides overrides;
+    bool dry_run = false;
+    bool no_ceilings = false;
+    bool reprobe = false;
+    bool amd_static = false;
+    table_format format = table_format::table; // --format: the table on stdout
+    std::string db;          // --db: the history database ("": WAVEBENCH_DB or the default)
+    bool no_history = false; // --no-history: record nothing
+    std::string devices;     // --devices: "all" or "0,2" ("": the --device one)
+    shard_spec shard;        // --shard I/N
+};
 
 /// The cached ceilings of the device, or measured now (and cached) when there are none.
 ceilings get_ceilings(const std::shared_ptr<platform>& p, bool reprobe)
@@ -158,41 +177,26 @@ int print_summary(std::ostream& os, const std::vector<result>& results, size_t p
     return bad ? exit_failures : exit_ok;
 }
 
-} // namespace
-
-int run_command(const platform_options& po, const run_options& o, const std::string& command)
+/// The executor of the first device: a worker process that loads the plugin files (the catalog
+/// goes to `reg`), or this process with --in-process.
+std::unique_ptr<executor> first_executor(const run_options& o, const std::shared_ptr<platform>& p, int device,
+                                         const std::vector<std::filesystem::path>& files, plugin_registry& reg)
 {
-    const suite s = parse_suite_file(o.suite_file); // suite_error: exit_bad_input
-    auto p = open_platform(po);
-    plugin_registry reg(p->kind());
-    const auto files = find_plugin_files(reg, po.plugin_dirs);
-    const int warp = p->kind() == platform_kind::cpu ? po.warp_size : 0;
-    const std::vector<run_device> devices =
-        o.devices.empty() ? std::vector<run_device>{{po.device, p->device()}} : devices_of(*p, o.devices, warp);
-    if (po.in_process && devices.size() > 1)
-        throw std::invalid_argument("--in-process runs on one device: leave out --devices, or --in-process");
-    std::vector<std::unique_ptr<executor>> execs;
-    if (po.in_process) {
+    if (o.platform.in_process) {
         for (const auto& f : files) reg.add_file(f);
-        execs.push_back(std::make_unique<local_executor>(p));
-    } else {
-        platform_options wpo = po;
-        wpo.name = p->name();
-        wpo.device = devices[0].ordinal;
-        execs.push_back(std::make_unique<worker_executor>(wpo, files, reg));
+        return std::make_unique<local_executor>(p);
     }
-    warn_rejections(reg);
+    platform_options wpo = o.platform;
+    wpo.name = p->name();
+    wpo.device = device;
+    return std::make_unique<worker_executor>(wpo, files, reg);
+}
 
-    const std::vector<config> plan = plan_suite(s, reg, o.filter, o.max_configs);
-    const std::vector<config> configs = shard_of(plan, o.shard);
-    if (o.dry_run) return print_plan(configs, o.suite_file, *p);
-    for (size_t k = 1; k < devices.size(); ++k) { // a worker for each further device
-        platform_options wpo = po;
-        wpo.name = p->name();
-        wpo.device = devices[k].ordinal;
-        execs.push_back(std::make_unique<worker_executor>(wpo, static_cast<const worker_executor&>(*execs[0])));
-    }
-    // Each device's ceilings: measured (or read from the cache) once per device model.
+/// Each device's ceilings: measured (or read from the cache) once per device model; none with
+/// --no-ceilings. The platform is left on the first device.
+std::vector<ceilings> ceilings_per_device(const run_options& o, const std::shared_ptr<platform>& p,
+                                          const std::vector<run_device>& devices, int warp)
+{
     std::vector<ceilings> per_device(devices.size());
     for (size_t k = 0; k < devices.size() && !o.no_ceilings; ++k) {
         const auto same = std::find_if(devices.begin(), devices.begin() + long(k), [&](const run_device& d) {
@@ -206,58 +210,66 @@ int run_command(const platform_options& po, const run_options& o, const std::str
         per_device[k] = get_ceilings(p, o.reprobe);
     }
     if (devices.size() > 1) p->init(devices[0].ordinal, warp);
-    const ceilings& c = per_device[0];
-    std::vector<executor*> exec_list;
-    for (auto& e : execs) exec_list.push_back(e.get());
-    runner r(exec_list, per_device);
-    r.set_amd_static(o.amd_static);
-    auto describe = [&] {
-        if (execs.size() == 1) return execs[0]->describe();
-        nlohmann::json d = execs[0]->describe();
-        d["per_device"] = nlohmann::json::array();
-        for (auto& e : execs) d["per_device"].push_back(e->describe());
-        return d;
-    };
+    return per_device;
+}
 
+/// How the configurations run, for the results JSON: one executor's description, or the first's
+/// with every device's.
+nlohmann::json describe(const std::vector<std::unique_ptr<executor>>& execs)
+{
+    if (execs.size() == 1) return execs[0]->describe();
+    nlohmann::json d = execs[0]->describe();
+    d["per_device"] = nlohmann::json::array();
+    for (auto& e : execs) d["per_device"].push_back(e->describe());
+    return d;
+}
+
+/// What the results JSON says of the run besides its results.
+run_context context_of(const run_options& o, const suite& s, const platform& p, const std::vector<run_device>& devices,
+                       const plugin_registry& reg, const std::vector<config>& plan)
+{
     run_context ctx;
-    ctx.command = command;
-    ctx.platform = p->kind();
+    ctx.command = command_line();
+    ctx.platform = p.kind();
     ctx.devices = devices;
     ctx.host = host_name();
-    ctx.warp_size = p->device().warp_size;
-    if (p->kind() == platform_kind::cpu) ctx.lane_order = cpu_lane_order();
-    ctx.machine_ceilings = c;
+    ctx.warp_size = p.device().warp_size;
+    if (p.kind() == platform_kind::cpu) ctx.lane_order = cpu_lane_order();
     ctx.suite_name = s.name;
     ctx.suite_file = o.suite_file;
     ctx.suite_description = s.description;
     ctx.settings = with_overrides(s.settings, o.overrides);
     ctx.rejected = reg.rejections();
     ctx.started = utc_now();
-    ctx.isolation = describe();
     if (o.shard.count) {
         ctx.shard = o.shard;
         ctx.plan_configs = plan.size();
         ctx.plan_digest = plan_digest(plan);
     }
-    warn_contradictions(ctx.settings, std::cerr);
-    const std::filesystem::path out = o.out.empty() ? default_out(s.name, p->name()) : o.out;
-    std::vector<std::filesystem::path> inputs = files;
-    if (o.suite_file != "-") inputs.emplace_back(o.suite_file);
-    check_output(out, "--out", inputs);
-    write_json(out, results_document(ctx, {}, false)); // fails now, not after an hour of measuring
+    return ctx;
+}
 
-    // With markdown, csv or json, stdout carries the table only; the rest goes to stderr.
-    std::ostream& info = o.format == table_format::table ? std::cout : std::cerr;
-    std::set<std::string> used; // the ceilings this suite's families report against
-    for (const auto& cfg : configs) { // with the per-working-set levels of a ceiling (ceiling_for)
+/// The ceilings the suite's families report against, with the per-working-set levels of each
+/// (ceiling_for).
+std::set<std::string> used_ceilings(const std::vector<config>& configs, const ceilings& c)
+{
+    std::set<std::string> used;
+    for (const auto& cfg : configs) {
         const std::string& name = cfg.plug->fam->metric.ceiling;
         used.insert(name);
         for (const std::string& level : ceiling_levels(c, name)) used.insert(level);
     }
-    print_heading(info, ctx, configs.size(), used, *p);
+    return used;
+}
 
+/// Measures the configurations: a row of the table for each result as it comes, the results JSON
+/// rewritten after each. Stops early after SIGINT or SIGTERM.
+std::vector<result> measure_all(const run_options& o, runner& r, const std::vector<config>& configs,
+                                run_context& ctx, const std::vector<std::unique_ptr<executor>>& execs,
+                                const std::filesystem::path& out)
+{
     install_interrupt_handlers(); // from here on, SIGINT and SIGTERM stop after the current configuration
-    console_table table(std::cout, configs, o.format, c, devices.size());
+    console_table table(std::cout, configs, o.format, ctx.machine_ceilings, ctx.devices.size());
     progress_line progress(std::cerr, configs, ::isatty(STDERR_FILENO));
     const auto results = r.run(
         configs, ctx.settings,
@@ -268,7 +280,7 @@ int run_command(const platform_options& po, const run_options& o, const std::str
             const auto at = std::lower_bound(configs.begin(), configs.end(), res.plan_index,
                                              [](const config& c, size_t i) { return c.index < i; });
             table.row(size_t(at - configs.begin()), res);
-            ctx.isolation = describe();
+            ctx.isolation = describe(execs);
             try {
                 write_json(out, results_document(ctx, all, false));
             } catch (const std::exception& e) { // keep measuring; the final write tries again
@@ -277,9 +289,57 @@ int run_command(const platform_options& po, const run_options& o, const std::str
         },
         [&](size_t index, const config&, int) { progress.start(index); });
     progress.clear();
+    return results;
+}
+
+int run_command(const run_options& o)
+{
+    const platform_options& po = o.platform;
+    const suite s = parse_suite_file(o.suite_file); // suite_error: exit_bad_input
+    auto p = open_platform(po);
+    plugin_registry reg(p->kind());
+    const auto files = find_plugin_files(reg, po.plugin_dirs);
+    const int warp = p->kind() == platform_kind::cpu ? po.warp_size : 0;
+    const std::vector<run_device> devices =
+        o.devices.empty() ? std::vector<run_device>{{po.device, p->device()}} : devices_of(*p, o.devices, warp);
+    if (po.in_process && devices.size() > 1)
+        throw std::invalid_argument("--in-process runs on one device: leave out --devices, or --in-process");
+    std::vector<std::unique_ptr<executor>> execs;
+    execs.push_back(first_executor(o, p, devices[0].ordinal, files, reg));
+    warn_rejections(reg);
+
+    const std::vector<config> plan = plan_suite(s, reg, o.filter, o.max_configs);
+    const std::vector<config> configs = shard_of(plan, o.shard);
+    if (o.dry_run) return print_plan(configs, o.suite_file, *p);
+    for (size_t k = 1; k < devices.size(); ++k) { // a worker for each further device
+        platform_options wpo = po;
+        wpo.name = p->name();
+        wpo.device = devices[k].ordinal;
+        execs.push_back(std::make_unique<worker_executor>(wpo, static_cast<const worker_executor&>(*execs[0])));
+    }
+    const std::vector<ceilings> per_device = ceilings_per_device(o, p, devices, warp);
+    std::vector<executor*> exec_list;
+    for (auto& e : execs) exec_list.push_back(e.get());
+    runner r(exec_list, per_device);
+    r.set_amd_static(o.amd_static);
+
+    run_context ctx = context_of(o, s, *p, devices, reg, plan);
+    ctx.machine_ceilings = per_device[0];
+    ctx.isolation = describe(execs);
+    warn_contradictions(ctx.settings, std::cerr);
+    const std::filesystem::path out = o.out.empty() ? default_out(s.name, p->name()) : o.out;
+    std::vector<std::filesystem::path> inputs = files;
+    if (o.suite_file != "-") inputs.emplace_back(o.suite_file);
+    check_output(out, "--out", inputs);
+    write_json(out, results_document(ctx, {}, false)); // fails now, not after an hour of measuring
+
+    // With markdown, csv or json, stdout carries the table only; the rest goes to stderr.
+    std::ostream& info = o.format == table_format::table ? std::cout : std::cerr;
+    print_heading(info, ctx, configs.size(), used_ceilings(configs, ctx.machine_ceilings), *p);
+    const auto results = measure_all(o, r, configs, ctx, execs, out);
     const int sig = interrupted();
     if (sig) ctx.stopped_by = signal_name(sig);
-    ctx.isolation = describe();
+    ctx.isolation = describe(execs);
     const nlohmann::json doc = results_document(ctx, results, !sig);
     write_json(out, doc);
     // A shard is recorded once merged (wavebench merge): alone it is part of a run.
@@ -288,6 +348,95 @@ int run_command(const platform_options& po, const run_options& o, const std::str
     const int status = print_summary(info, results, configs.size(), out);
     if (id) info << "history: run " << *id << " (wavebench history lists the runs)\n";
     return sig ? 128 + sig : status;
+}
+
+/// --repetitions, --warmup, --min-time, --verify-every, --timeout: the suite's settings overridden.
+void add_settings_overrides(CLI::App* run, settings_overrides& so)
+{
+    run->add_option("--repetitions", so.repetitions, "measured runs per configuration, at least (overrides the suite)")
+        ->check(integer(1, 1000000));
+    run->add_option("--warmup", so.warmup, "unmeasured runs first (overrides the suite)")->check(integer(0, 1000000));
+    run->add_option("--min-time", so.min_time_s,
+                    "keep measuring until this many seconds of device time are in (overrides the suite's min_time_s)")
+        ->check(real(0, 3600));
+    run->add_option("--verify-every", so.verify_every,
+                    "after the first runs (warm-up, each input copy twice), compare every Nth run's output with the "
+                    "reference; 1 checks every run (overrides the suite's verify_every, default 10)")
+        ->check(integer(1, 1000000));
+    run->add_option("--timeout", so.timeout_s,
+                    "seconds a configuration may take, set-up included, before its worker is killed and the result "
+                    "is 'timeout' (overrides the suite's timeout_s; default 2 x max_time_s + 60)")
+        ->check(real(0.1, 604800));
+}
+
+/// --format, --devices and --shard: how the table is written and where the suite runs.
+void add_output_and_placement(CLI::App* run, run_options& ro)
+{
+    run->add_option_function<std::string>(
+           "--format",
+           [&ro](const std::string& f) {
+               ro.format = f == "markdown" ? table_format::markdown
+                           : f == "csv"    ? table_format::csv
+                           : f == "json"   ? table_format::json
+                                           : table_format::table;
+           },
+           "the table on stdout: table (a table per family, parameters as columns, at most 120 characters wide), "
+           "markdown (a pipe table per family), csv (one header row, then a row per result: times in ms, fractions "
+           "as fractions), json (JSON Lines: an object per result, as each finishes); with markdown, csv and json, "
+           "stdout carries only the table and the rest goes to stderr")
+        ->check(CLI::IsMember({"table", "markdown", "csv", "json"}))
+        ->default_str("table");
+    run->add_option("--devices", ro.devices,
+                    "run on several devices at once: all, or indices such as 0,2; one worker per device, each taking "
+                    "the next problem (its variants together) as it becomes free; each result names its device")
+        ->check([](const std::string& v) { return v.empty() ? std::string("give all, or indices such as 0,2") : ""; });
+    run->add_option_function<std::string>(
+           "--shard", [&ro](const std::string& v) { ro.shard = parse_shard(v); },
+           "run part I of N (1 <= I <= N) of the suite: whole problems, balanced by configurations, the same split "
+           "on every machine; not recorded in the history (wavebench merge joins the shards, and records the whole)")
+        ->type_name("I/N")
+        ->check([](const std::string& v) {
+            try {
+                parse_shard(v);
+                return std::string();
+            } catch (const std::invalid_argument& e) {
+                return std::string(e.what());
+            }
+        });
+}
+
+} // namespace
+
+void add_run_command(CLI::App& app, command_list& commands)
+{
+    auto o = std::make_shared<run_options>();
+    run_options& ro = *o;
+    auto* run = app.add_subcommand("run", "Run a TOML suite: every configuration measured and verified");
+    run->add_option("suite", ro.suite_file, "suite file, e.g. suites/quick.toml (- reads standard input)")
+        ->required()
+        ->check(a_path);
+    add_platform_options(run, ro.platform);
+    add_in_process(run, ro.platform);
+    run->add_option("--filter", ro.filter, "run only family/variant names matching this glob, e.g. 'reduce/tree*'");
+    run->add_option("--out", ro.out,
+                    "results JSON (rewritten after every configuration); "
+                    "default wavebench-results/<suite>-<platform>-<time>.json; never the suite or a plugin")
+        ->check(a_path);
+    run->add_option("--max-configs", ro.max_configs,
+                    "the most configurations the suite may expand to (a larger suite is refused before anything runs)")
+        ->capture_default_str()
+        ->check(integer(1, 1000000000000));
+    add_settings_overrides(run, ro.overrides);
+    run->add_flag("--dry-run", ro.dry_run, "list the configurations the suite expands to on this platform, and run nothing");
+    run->add_flag("--no-ceilings", ro.no_ceilings, "do not probe or report the fraction of the machine's ceiling");
+    run->add_flag("--reprobe", ro.reprobe, "measure the machine's ceilings again instead of using the cached ones");
+    run->add_flag("--amd-static", ro.amd_static,
+                  "also give each kernel's AMD figures (registers, occupancy per target) at the launch it ran with, "
+                  "from the plugin's amd build: no AMD GPU needed");
+    add_output_and_placement(run, ro);
+    add_db_option(run, ro.db, "record the run in");
+    run->add_flag("--no-history", ro.no_history, "do not record the run in the history");
+    commands.push_back({run, [o] { return run_command(*o); }});
 }
 
 } // namespace wb

@@ -6,7 +6,7 @@
 
 #include "harness/common/files.h"
 #include "harness/history/rows.h"
-#include "harness/ceilings/probe.h"
+#include "harness/common/utc_time.h"
 
 #include <sqlite3.h>
 

@@ -2,8 +2,9 @@
 #include "harness/measure/measure.h"
 
 #include "core/compare.h"
-#include "harness/commands/commands.h"
+#include "harness/platform/platform_options.h"
 #include "harness/measure/executor.h"
+#include "harness/measure/stopping.h"
 #include "reference/reference.h"
 
 #include <chrono>
@@ -135,11 +136,172 @@ result local_executor::measure(const config& c, const run_settings& s)
     return r;
 }
 
-result measure(const std::shared_ptr<platform>& pf, const config& c, group_inputs& g, const run_settings& settings)
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+double ms_since(clock::time_point t0) { return std::chrono::duration<double, std::milli>(clock::now() - t0).count(); }
+
+/// One configuration measured: the plugin prepared, run until the stopping criterion has enough,
+/// each run from a poisoned output and the checked ones compared with the reference, released.
+/// What goes wrong in the plugin is thrown, and becomes the result's status in measure().
+class measurement {
+public:
+    measurement(const std::shared_ptr<platform>& pf, const config& c, group_inputs& g, const run_settings& settings,
+                result& r)
+        : pf_(pf), c_(c), fam_(*c.plug->fam), d_(*c.plug->desc), g_(g), settings_(settings), r_(r), stream_(pf),
+          a_(c, g, stream_.get())
+    {
+    }
+
+    void prepare();
+    /// Runs until the criterion has enough, or a run fails verification.
+    void repeat(const stopping_criterion& enough);
+    /// The plugin's release, when its prepare was called.
+    void release()
+    {
+        enter(stage::release);
+        if (prepared_ && d_.release) d_.release(&a_.args);
+    }
+
+    std::vector<double> times, walls; // each measured run's kernel and wall milliseconds
+
+private:
+    /// Untimed set-up counts until its device work is done.
+    void settle(const char* what)
+    {
+        stream_.sync();
+        platform::check(pf_->api().stream_sync(nullptr), what);
+    }
+    /// The plugin's own layout of input set `set`, untimed, when it has one and another set was bound.
+    void bind(size_t set);
+    /// One run from outputs poisoned with `poison`: its kernel and wall milliseconds.
+    std::pair<double, double> run_once(int poison);
+    /// Compares run `run`'s outputs (on the host) with the reference; false (and the result
+    /// failed) when wrong.
+    bool verify(int run, int poison, const group_inputs::dataset& data);
+
+    const std::shared_ptr<platform>& pf_;
+    const config& c_;
+    const family& fam_;
+    const wb_plugin& d_;
+    group_inputs& g_;
+    const run_settings& settings_;
+    result& r_;
+    timed_stream stream_;
+    plugin_args a_;
+    bool prepared_ = false;
+    size_t bound_ = size_t(-1); // the input set the plugin last bound
+};
+
+void measurement::prepare()
 {
-    const family& fam = *c.plug->fam;
-    const wb_plugin& d = *c.plug->desc;
-    result r = result_for(c);
+    prepared_ = true; // from here on, release: a failed or declined prepare may hold half its state
+    enter(stage::prepare);
+    if (d_.prepare) {
+        const auto t0 = clock::now();
+        const int32_t st = d_.prepare(&a_.args);
+        if (st == WB_OK) settle("waiting for the plugin's prepare");
+        r_.prepare_ms = ms_since(t0);
+        if (st == WB_SKIP) {
+            r_.st = status::skipped;
+            r_.message = a_.message[0] ? utf8(a_.message) : "the plugin declined this configuration";
+        } else if (st != WB_OK) {
+            throw std::runtime_error("prepare failed: " + utf8(a_.message));
+        }
+    }
+    r_.note = utf8(a_.note);
+    r_.kernels = kernels_of(*pf_, c_, a_.args);
+    if (r_.st != status::skipped) r_.st = status::verified;
+}
+
+void measurement::bind(size_t set)
+{
+    if (!d_.bind || bound_ == set) return;
+    enter(stage::bind);
+    const auto t0 = clock::now();
+    if (d_.bind(&a_.args) != WB_OK) throw std::runtime_error("bind failed: " + utf8(a_.message));
+    settle("waiting for the plugin's bind");
+    if (bound_ == size_t(-1)) r_.prepare_ms += ms_since(t0);
+    bound_ = set;
+}
+
+std::pair<double, double> measurement::run_once(int poison)
+{
+    enter(stage::run);
+    for (size_t i = 0; i < a_.out.size(); ++i) {
+        platform::check(pf_->api().fill(a_.out[i], poison, g_.actual[i].bytes.size(), stream_.get()),
+                        "poisoning the outputs");
+        if (d_.finish) std::memset(a_.host_out[i], poison, g_.actual[i].bytes.size()); // else the copy overwrites all
+    }
+    stream_.sync();
+
+    const auto t0 = clock::now();
+    stream_.start();
+    const int32_t st = d_.run(&a_.args);
+    stream_.stop();
+    stream_.sync();
+    if (st != WB_OK) throw std::runtime_error("run failed: " + utf8(a_.message));
+    enter(stage::finish);
+    if (d_.finish && d_.finish(&a_.args) != WB_OK) throw std::runtime_error("finish failed: " + utf8(a_.message));
+    enter(stage::verify);
+    const double wall = ms_since(t0);
+    return {stream_.elapsed_ms(), wall};
+}
+
+bool measurement::verify(int run, int poison, const group_inputs::dataset& data)
+{
+    if (std::string overrun = g_.check_guards(); !overrun.empty()) {
+        r_.st = status::failed;
+        r_.message = "run " + std::to_string(run + 1) + ": " + overrun;
+        return false;
+    }
+    for (size_t i = 0; i < a_.out.size(); ++i) {
+        const comparison cmp = compare(data.expected[i], g_.actual[i], fam_.tolerance);
+        if (!cmp.ok) {
+            r_.st = status::failed;
+            r_.message = "run " + std::to_string(run + 1) + (run < settings_.warmup ? " (warm-up, " : " (") +
+                         poison_note(poison) + ", input seed " + std::to_string(data.seed) + "), output '" +
+                         fam_.outputs(c_.family_params)[i].name + "': " + cmp.detail + lane_order_note(*pf_);
+            return false;
+        }
+    }
+    return true;
+}
+
+void measurement::repeat(const stopping_criterion& criterion)
+{
+    const auto started = clock::now();
+    double measured_ms = 0;
+    auto enough = [&](int run) { return criterion.enough({run - settings_.warmup, measured_ms, ms_since(started)}); };
+    for (int run = 0; r_.st == status::verified && !enough(run); ++run) {
+        // Alternate two poisons: an element left unwritten fails at least one of two runs.
+        const int poison = run % 2 ? 0x5A : 0xA5;
+        const size_t set = size_t(run) % g_.input_sets.size();
+        a_.use_inputs(set);
+        bind(set);
+        // Every run starts from a poisoned output (the same conditions for every timed run); the
+        // first runs are all compared with the reference, then every verify_every-th.
+        const bool check = run < settings_.warmup + 2 * int(g_.input_sets.size()) || run % settings_.verify_every == 0;
+        const auto [kernel, wall] = run_once(poison);
+        ++r_.runs;
+        if (check && !d_.finish)
+            for (size_t i = 0; i < a_.out.size(); ++i)
+                pf_->copy_to_host(a_.host_out[i], a_.out[i], g_.actual[i].bytes.size());
+        r_.runs_checked += check;
+        if (check && !verify(run, poison, g_.of_set(set))) break;
+        if (run >= settings_.warmup) {
+            times.push_back(kernel);
+            walls.push_back(wall);
+            measured_ms += kernel;
+        }
+    }
+}
+
+/// What the result says of the group's inputs before anything runs; false (the result says why)
+/// when nothing will: the configuration is skipped or its inputs could not be made.
+bool describe_inputs(const config& c, const group_inputs& g, result& r)
+{
     for (const auto& d : g.data) r.seeds.push_back(d.seed);
     r.input_sets = int(g.input_sets.size());
     for (const auto& set : g.input_sets)
@@ -148,129 +310,22 @@ result measure(const std::shared_ptr<platform>& pf, const config& c, group_input
     if (!c.skip.empty()) {
         r.st = status::skipped;
         r.message = c.skip;
-        return r;
+        return false;
     }
     if (!g.setup_error.empty()) {
         r.message = g.setup_error;
         r.where = stage::inputs;
-        return r;
+        return false;
     }
+    return true;
+}
 
-    timed_stream stream(pf);
-    plugin_args a(c, g, stream.get());
-    wb_args* args = &a.args;
-    const char* message = a.message;
-
-    using clock = std::chrono::steady_clock;
-    auto ms_since = [](clock::time_point t0) { return std::chrono::duration<double, std::milli>(clock::now() - t0).count(); };
-    bool prepared = false;
-    std::vector<double> times, walls;
-    auto settle = [&](const char* what) { // untimed set-up counts until its device work is done
-        stream.sync();
-        platform::check(pf->api().stream_sync(nullptr), what);
-    };
-    try {
-        prepared = true; // from here on, release: a failed or declined prepare may hold half its state
-        enter(stage::prepare);
-        if (d.prepare) {
-            const auto t0 = clock::now();
-            const int32_t st = d.prepare(args);
-            if (st == WB_OK) settle("waiting for the plugin's prepare");
-            r.prepare_ms = ms_since(t0);
-            if (st == WB_SKIP) {
-                r.st = status::skipped;
-                r.message = message[0] ? utf8(message) : "the plugin declined this configuration";
-            } else if (st != WB_OK) {
-                throw std::runtime_error("prepare failed: " + utf8(message));
-            }
-        }
-        r.note = utf8(a.note);
-        r.kernels = kernels_of(*pf, c, *args);
-
-        if (r.st != status::skipped) r.st = status::verified;
-        const auto started = clock::now();
-        double measured_ms = 0;
-        size_t bound = size_t(-1); // the input set the plugin last bound
-        auto enough = [&](int run) {
-            const int samples = run - settings.warmup;
-            if (samples < settings.repetitions) return false;
-            return measured_ms >= settings.min_time_s * 1e3 || samples >= settings.max_samples ||
-                   ms_since(started) >= settings.max_time_s * 1e3;
-        };
-        for (int run = 0; r.st == status::verified && !enough(run); ++run) {
-            // Alternate two poisons: an element left unwritten fails at least one of two runs.
-            const int poison = run % 2 ? 0x5A : 0xA5;
-            const size_t set = size_t(run) % g.input_sets.size();
-            const auto& data = g.of_set(set);
-            a.use_inputs(set);
-            if (d.bind && bound != set) { // the plugin's own layout of these inputs, untimed
-                enter(stage::bind);
-                const auto t0 = clock::now();
-                if (d.bind(args) != WB_OK) throw std::runtime_error("bind failed: " + utf8(message));
-                settle("waiting for the plugin's bind");
-                if (bound == size_t(-1)) r.prepare_ms += ms_since(t0);
-                bound = set;
-            }
-            // Every run starts from a poisoned output (the same conditions for every timed run); the
-            // first runs are all compared with the reference, then every verify_every-th.
-            const bool check = run < settings.warmup + 2 * int(g.input_sets.size()) || run % settings.verify_every == 0;
-            enter(stage::run);
-            for (size_t i = 0; i < a.out.size(); ++i) {
-                platform::check(pf->api().fill(a.out[i], poison, g.actual[i].bytes.size(), stream.get()),
-                                "poisoning the outputs");
-                if (d.finish) std::memset(a.host_out[i], poison, g.actual[i].bytes.size()); // else the copy overwrites all
-            }
-            stream.sync();
-
-            const auto t0 = clock::now();
-            stream.start();
-            const int32_t st = d.run(args);
-            stream.stop();
-            stream.sync();
-            if (st != WB_OK) throw std::runtime_error("run failed: " + utf8(message));
-            enter(stage::finish);
-            if (d.finish && d.finish(args) != WB_OK) throw std::runtime_error("finish failed: " + utf8(message));
-            enter(stage::verify);
-            const double wall = ms_since(t0);
-            const double kernel = stream.elapsed_ms();
-
-            ++r.runs;
-            if (check && !d.finish)
-                for (size_t i = 0; i < a.out.size(); ++i)
-                    pf->copy_to_host(a.host_out[i], a.out[i], g.actual[i].bytes.size());
-            r.runs_checked += check;
-            if (check)
-                if (std::string overrun = g.check_guards(); !overrun.empty()) {
-                    r.st = status::failed;
-                    r.message = "run " + std::to_string(run + 1) + ": " + overrun;
-                    break;
-                }
-            for (size_t i = 0; check && i < a.out.size(); ++i) {
-                const comparison cmp = compare(data.expected[i], g.actual[i], fam.tolerance);
-                if (!cmp.ok) {
-                    r.st = status::failed;
-                    r.message = "run " + std::to_string(run + 1) + (run < settings.warmup ? " (warm-up, " : " (") +
-                                poison_note(poison) + ", input seed " + std::to_string(data.seed) + "), output '" +
-                                fam.outputs(c.family_params)[i].name + "': " + cmp.detail + lane_order_note(*pf);
-                    break;
-                }
-            }
-            if (r.st == status::failed) break;
-            if (run >= settings.warmup) {
-                times.push_back(kernel);
-                walls.push_back(wall);
-                measured_ms += kernel;
-            }
-        }
-    } catch (const std::exception& e) {
-        r.st = status::error;
-        r.message = with_memory_sizes(e.what(), *pf, g);
-        r.where = current_stage();
-    }
-    enter(stage::release);
-    if (prepared && d.release) d.release(args);
+/// After the plugin is released: inputs it wrote into fail the result (and do not spoil the next
+/// one's run).
+void check_inputs_intact(group_inputs& g, result& r)
+{
     enter(stage::verify);
-    try { // a plugin that writes into its inputs fails, and does not spoil the next one's run
+    try {
         if (std::string damage = g.check_intact(); !damage.empty() && r.st != status::error) {
             r.st = status::failed;
             r.message = damage;
@@ -283,26 +338,47 @@ result measure(const std::shared_ptr<platform>& pf, const config& c, group_input
         }
     }
     if (r.st == status::failed) r.where = stage::verify;
+}
 
+/// The times' summaries, and for a verified result its metric, noise and model figures.
+void summarize_result(const platform& pf, const config& c, const group_inputs& g, std::vector<double> times,
+                      std::vector<double> walls, result& r)
+{
+    const family& fam = *c.plug->fam;
     r.time_ms = summarize(times);
     r.wall_ms = summarize(walls);
     r.samples_ms = std::move(times);
     r.wall_samples_ms = std::move(walls);
-    if (r.st == status::verified && r.time_ms.median > 0) {
-        r.metric_value = fam.metric.work(c.family_params) / (r.time_ms.median * 1e-3) / fam.metric.scale;
-        r.noisy = r.time_ms.rel_stddev > 0.02;
-        if (const auto model = reference_of(fam).model) {
-            param_map all = c.family_params;
-            all.insert(c.tunables.begin(), c.tunables.end());
-            r.model_speedup = model(all, r.variant, g.data.front().inputs, unsigned(pf->device().warp_size));
-        }
-        if (const auto model_issue = reference_of(fam).model_issue) {
-            param_map all = c.family_params;
-            all.insert(c.tunables.begin(), c.tunables.end());
-            r.model_issue_speedup = model_issue(all, r.variant, g.data.front().inputs,
-                                                unsigned(pf->device().warp_size), pf->device().arch);
-        }
+    if (r.st != status::verified || r.time_ms.median <= 0) return;
+    r.metric_value = fam.metric.work(c.family_params) / (r.time_ms.median * 1e-3) / fam.metric.scale;
+    r.noisy = r.time_ms.rel_stddev > 0.02;
+    param_map all = c.family_params;
+    all.insert(c.tunables.begin(), c.tunables.end());
+    if (const auto model = reference_of(fam).model)
+        r.model_speedup = model(all, r.variant, g.data.front().inputs, unsigned(pf.device().warp_size));
+    if (const auto model_issue = reference_of(fam).model_issue)
+        r.model_issue_speedup =
+            model_issue(all, r.variant, g.data.front().inputs, unsigned(pf.device().warp_size), pf.device().arch);
+}
+
+} // namespace
+
+result measure(const std::shared_ptr<platform>& pf, const config& c, group_inputs& g, const run_settings& settings)
+{
+    result r = result_for(c);
+    if (!describe_inputs(c, g, r)) return r;
+    measurement m(pf, c, g, settings, r);
+    try {
+        m.prepare();
+        m.repeat(*stopping_criterion_for(settings));
+    } catch (const std::exception& e) {
+        r.st = status::error;
+        r.message = with_memory_sizes(e.what(), *pf, g);
+        r.where = current_stage();
     }
+    m.release();
+    check_inputs_intact(g, r);
+    summarize_result(*pf, c, g, std::move(m.times), std::move(m.walls), r);
     return r;
 }
 

@@ -46,6 +46,106 @@ std::string names(const std::vector<const plugin*>& ps)
     return s.empty() ? "none" : s;
 }
 
+/// The plugins a benchmark's variant globs select (every glob must match a loaded plugin), the
+/// family's baseline and library first, so that every later result can show its speedups at once.
+std::vector<const plugin*> chosen_variants(const benchmark_spec& b, const plugin_registry& plugins)
+{
+    const family& fam = *b.fam;
+    std::vector<const plugin*> chosen;
+    for (size_t i = 0; i < b.variants.size(); ++i) {
+        auto m = plugins.match(fam.name, b.variants[i]);
+        if (m.empty())
+            throw suite_error(b.variant_pos[i], std::string("no ") + to_string(plugins.platform()) +
+                                                    " plugin of family " + fam.name + " matches '" + b.variants[i] +
+                                                    "' (loaded: " + names(plugins.of_family(fam.name)) + ")");
+        for (const auto* p : m)
+            if (std::find(chosen.begin(), chosen.end(), p) == chosen.end()) chosen.push_back(p);
+    }
+    auto rank = [&](const plugin* p) { return p->variant == fam.baseline ? 0 : p->variant == fam.library ? 1 : 2; };
+    std::stable_sort(chosen.begin(), chosen.end(), [&](const plugin* x, const plugin* y) { return rank(x) < rank(y); });
+    return chosen;
+}
+
+/// The error of a tunable axis that no chosen variant has.
+suite_error no_such_tunable(const axis& a, const family& fam, const std::vector<const plugin*>& chosen)
+{
+    std::set<std::string> known;
+    for (const auto* p : chosen)
+        for (const auto& t : p->tunables) known.insert(t.name);
+    std::string list;
+    for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+    std::string params;
+    for (const auto& p : fam.params) params += (params.empty() ? "" : ", ") + p.name;
+    return suite_error(a.pos, "'" + a.name + "' is neither a parameter of family " + fam.name + " (" + params +
+                                  ") nor a tunable of the selected variants (" + (list.empty() ? "none" : list) + ")");
+}
+
+/// Tunable axes: each must be a tunable of a chosen variant, and each value allowed by one.
+void check_tunable_axes(const benchmark_spec& b, const std::vector<const plugin*>& chosen)
+{
+    for (const axis& a : b.tunable_axes) {
+        std::vector<const plugin*> having;
+        for (const auto* p : chosen)
+            if (p->tunable(a.name)) having.push_back(p);
+        if (having.empty()) throw no_such_tunable(a, *b.fam, chosen);
+        for (const axis_value& v : a.values) {
+            const int64_t* i = std::get_if<int64_t>(&v.v);
+            if (!i) throw suite_error(v.pos, "tunable '" + a.name + "' takes integers");
+            std::string why;
+            bool anyone = false;
+            for (const auto* p : having) {
+                const std::string w = check_tunable(*p->tunable(a.name), *i);
+                anyone |= w.empty();
+                if (!w.empty()) why += "; " + p->name() + ": " + w;
+            }
+            if (!anyone)
+                throw suite_error(v.pos, a.name + " = " + std::to_string(*i) + " is allowed by no selected variant" + why);
+        }
+    }
+}
+
+/// Saturating: a suite's axes may multiply past 2^64.
+uint64_t times(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
+uint64_t plus(uint64_t a, uint64_t b) { return std::min(UINT64_MAX - b, a) + b; }
+
+/// How many configurations a benchmark makes with these variants (those that pass the filter).
+template <class Passes>
+uint64_t count_configs(const benchmark_spec& b, const std::vector<const plugin*>& chosen, Passes&& passes)
+{
+    uint64_t per_problem = 0;
+    for (const plugin* p : chosen) {
+        if (!passes(p)) continue;
+        uint64_t n = 1;
+        for (const auto& a : b.tunable_axes)
+            if (p->tunable(a.name)) n = times(n, a.values.size());
+        per_problem = plus(per_problem, n);
+    }
+    uint64_t problems = 1;
+    for (const auto& a : b.family_axes) problems = times(problems, a.values.size());
+    return times(problems, per_problem);
+}
+
+/// The configurations of plugin `p` at family parameters `fp`: every combination of its tunable
+/// axes, the rest of its tunables at their defaults; a value it does not allow is a skip.
+void add_configs(std::vector<config>& out, const benchmark_spec& b, size_t bi, size_t group, const plugin* p,
+                 const param_map& fp)
+{
+    std::vector<const axis*> tun_axes;
+    for (const auto& a : b.tunable_axes)
+        if (p->tunable(a.name)) tun_axes.push_back(&a);
+    for_each_combination(tun_axes, [&](const param_map& given) {
+        config c{out.size(), bi, group, p, fp, {}, ""};
+        for (const tunable_decl& t : p->tunables) {
+            auto it = given.find(t.name);
+            const int64_t v = it != given.end() ? std::get<int64_t>(it->second) : t.default_value;
+            c.tunables[t.name] = v;
+            if (std::string w = check_tunable(t, v); !w.empty() && c.skip.empty())
+                c.skip = t.name + " = " + std::to_string(v) + " is not allowed: " + w;
+        }
+        out.push_back(std::move(c));
+    });
+}
+
 } // namespace
 
 std::vector<config> plan_suite(const suite& s, const plugin_registry& plugins, const std::string& filter,
@@ -57,71 +157,9 @@ std::vector<config> plan_suite(const suite& s, const plugin_registry& plugins, c
     uint64_t total = 0;
     auto passes = [&](const plugin* p) { return filter.empty() || fnmatch(filter.c_str(), p->name().c_str(), 0) == 0; };
     for (size_t bi = 0; bi < s.benchmarks.size(); ++bi) {
-        const benchmark_spec& b = s.benchmarks[bi];
-        const family& fam = *b.fam;
-
-        // The variants: every glob must match a loaded plugin.
-        std::vector<const plugin*> chosen;
-        for (size_t i = 0; i < b.variants.size(); ++i) {
-            auto m = plugins.match(fam.name, b.variants[i]);
-            if (m.empty())
-                throw suite_error(b.variant_pos[i], std::string("no ") + to_string(plugins.platform()) +
-                                                        " plugin of family " + fam.name + " matches '" + b.variants[i] +
-                                                        "' (loaded: " + names(plugins.of_family(fam.name)) + ")");
-            for (const auto* p : m)
-                if (std::find(chosen.begin(), chosen.end(), p) == chosen.end()) chosen.push_back(p);
-        }
-        // The baseline and the library first, so that every later result can show its speedups at once.
-        auto rank = [&](const plugin* p) { return p->variant == fam.baseline ? 0 : p->variant == fam.library ? 1 : 2; };
-        std::stable_sort(chosen.begin(), chosen.end(), [&](const plugin* x, const plugin* y) { return rank(x) < rank(y); });
-
-        // Tunable axes: each must be a tunable of a chosen variant, and each value allowed by one.
-        for (const axis& a : b.tunable_axes) {
-            std::vector<const plugin*> having;
-            for (const auto* p : chosen)
-                if (p->tunable(a.name)) having.push_back(p);
-            if (having.empty()) {
-                std::set<std::string> known;
-                for (const auto* p : chosen)
-                    for (const auto& t : p->tunables) known.insert(t.name);
-                std::string list;
-                for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-                std::string params;
-                for (const auto& p : fam.params) params += (params.empty() ? "" : ", ") + p.name;
-                throw suite_error(a.pos, "'" + a.name + "' is neither a parameter of family " + fam.name + " (" + params +
-                                             ") nor a tunable of the selected variants (" +
-                                             (list.empty() ? "none" : list) + ")");
-            }
-            for (const axis_value& v : a.values) {
-                const int64_t* i = std::get_if<int64_t>(&v.v);
-                if (!i) throw suite_error(v.pos, "tunable '" + a.name + "' takes integers");
-                std::string why;
-                bool anyone = false;
-                for (const auto* p : having) {
-                    const std::string w = check_tunable(*p->tunable(a.name), *i);
-                    anyone |= w.empty();
-                    if (!w.empty()) why += "; " + p->name() + ": " + w;
-                }
-                if (!anyone)
-                    throw suite_error(v.pos, a.name + " = " + std::to_string(*i) + " is allowed by no selected variant" + why);
-            }
-        }
-
-        // Saturating: a suite's axes may multiply past 2^64.
-        auto times = [](uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; };
-        uint64_t per_problem = 0;
-        for (const plugin* p : chosen) {
-            if (!passes(p)) continue;
-            uint64_t n = 1;
-            for (const auto& a : b.tunable_axes)
-                if (p->tunable(a.name)) n = times(n, a.values.size());
-            per_problem = std::min(UINT64_MAX - n, per_problem) + n;
-        }
-        uint64_t problems = 1;
-        for (const auto& a : b.family_axes) problems = times(problems, a.values.size());
-        const uint64_t n = times(problems, per_problem);
-        total = std::min(UINT64_MAX - n, total) + n;
-        chosen_of[bi] = std::move(chosen);
+        chosen_of[bi] = chosen_variants(s.benchmarks[bi], plugins);
+        check_tunable_axes(s.benchmarks[bi], chosen_of[bi]);
+        total = plus(total, count_configs(s.benchmarks[bi], chosen_of[bi], passes));
     }
     if (total > max_configs)
         throw suite_error({s.file.string(), 0, 0},
@@ -133,30 +171,13 @@ std::vector<config> plan_suite(const suite& s, const plugin_registry& plugins, c
     size_t group = 0;
     for (size_t bi = 0; bi < s.benchmarks.size(); ++bi) {
         const benchmark_spec& b = s.benchmarks[bi];
-        const family& fam = *b.fam;
-        const std::vector<const plugin*>& chosen = chosen_of[bi];
         std::vector<const axis*> fam_axes;
         for (const auto& a : b.family_axes) fam_axes.push_back(&a);
         for_each_combination(fam_axes, [&](const param_map& fp) {
-            if (std::string why = fam.check(fp); !why.empty())
+            if (std::string why = b.fam->check(fp); !why.empty())
                 throw suite_error(b.pos, "impossible parameters (" + params_text(fp, {}) + "): " + why);
-            for (const plugin* p : chosen) {
-                if (!passes(p)) continue;
-                std::vector<const axis*> tun_axes;
-                for (const auto& a : b.tunable_axes)
-                    if (p->tunable(a.name)) tun_axes.push_back(&a);
-                for_each_combination(tun_axes, [&](const param_map& given) {
-                    config c{out.size(), bi, group, p, fp, {}, ""};
-                    for (const tunable_decl& t : p->tunables) {
-                        auto it = given.find(t.name);
-                        const int64_t v = it != given.end() ? std::get<int64_t>(it->second) : t.default_value;
-                        c.tunables[t.name] = v;
-                        if (std::string w = check_tunable(t, v); !w.empty() && c.skip.empty())
-                            c.skip = t.name + " = " + std::to_string(v) + " is not allowed: " + w;
-                    }
-                    out.push_back(std::move(c));
-                });
-            }
+            for (const plugin* p : chosen_of[bi])
+                if (passes(p)) add_configs(out, b, bi, group, p, fp);
             ++group;
         });
     }

@@ -201,68 +201,76 @@ struct parser {
     }
 };
 
-/// Toml++ 3.3 (Debian 12's) tells whether a non-ASCII character is whitespace from a table that
-/// reaches undefined behaviour (__builtin_unreachable) for most of them, U+00A1 to U+0499 among
-/// them (its issues 190 and 295, fixed in later releases). It asks that of a character outside
-/// strings and comments (in a value that is no string too, where a quote starts none: "1.'é'")
-/// and, in a """string""", of one after a backslash or first on a line that a line-ending
-/// backslash continues. A non-ASCII character in those places is reported here, before toml++
-/// reads the text: it is an error anyway, but for the last place (the message says what to do).
-void check_non_ascii(std::string_view t, const std::string& file)
-{
-    int line = 1;
-    size_t line_start = 0;
-    auto fail = [&](size_t at, const std::string& msg) {
+/// check_non_ascii's scan of the text, line by line: where it is, and how it reports.
+class non_ascii_scan {
+public:
+    non_ascii_scan(std::string_view t, const std::string& file) : t(t), file(file) {}
+    void run();
+
+private:
+    [[noreturn]] void fail(size_t at, const std::string& msg) const
+    {
         auto starts_character = [](char c) { return (c & 0xC0) != 0x80; }; // columns count characters
-        const auto column = std::count_if(t.begin() + line_start, t.begin() + at, starts_character);
+        const auto column = std::count_if(t.begin() + long(line_start), t.begin() + long(at), starts_character);
         throw suite_error({file, line, int(column) + 1}, msg);
-    };
-    auto newline = [&](size_t at) {
+    }
+    void newline(size_t at)
+    {
         ++line;
         line_start = at + 1;
-    };
-    auto ascii = [&](size_t at) { return static_cast<unsigned char>(t[at]) < 0x80; };
-    auto blank = [&](size_t at) { return at < t.size() && (t[at] == ' ' || t[at] == '\t'); };
-    auto ends_value = [](char c) { return std::string_view(" \t\n\v\f\r,]}#").find(c) != std::string_view::npos; };
+    }
+    bool ascii(size_t at) const { return static_cast<unsigned char>(t[at]) < 0x80; }
+    bool blank(size_t at) const { return at < t.size() && (t[at] == ' ' || t[at] == '\t'); }
+    static bool ends_value(char c) { return std::string_view(" \t\n\v\f\r,]}#").find(c) != std::string_view::npos; }
+    size_t string_end(size_t at);
 
-    // The string that starts at `at`: returns where it ends (its last character).
-    auto string = [&](size_t at) {
-        const char q = t[at];
-        const bool basic = q == '"';
-        const std::string_view triple = basic ? R"(""")" : "'''";
-        if (t.substr(at, 3) != triple) { // one line
-            size_t k = at + 1;
-            for (; k < t.size() && t[k] != '\n' && t[k] != q; ++k)
-                if (basic && t[k] == '\\' && k + 1 < t.size() && t[k + 1] != '\n') ++k;
-            return k < t.size() && t[k] == q ? k : k - 1;
-        }
-        for (size_t k = at + 3; k < t.size(); ++k) {
-            if (t[k] == '\n') {
-                newline(k);
-            } else if (basic && t[k] == '\\') {
-                size_t e = k + 1;
-                while (blank(e)) ++e;
+    std::string_view t;
+    const std::string& file;
+    int line = 1;
+    size_t line_start = 0;
+};
+
+/// The string that starts at `at`: returns where it ends (its last character).
+size_t non_ascii_scan::string_end(size_t at)
+{
+    const char q = t[at];
+    const bool basic = q == '"';
+    const std::string_view triple = basic ? R"(""")" : "'''";
+    if (t.substr(at, 3) != triple) { // one line
+        size_t k = at + 1;
+        for (; k < t.size() && t[k] != '\n' && t[k] != q; ++k)
+            if (basic && t[k] == '\\' && k + 1 < t.size() && t[k + 1] != '\n') ++k;
+        return k < t.size() && t[k] == q ? k : k - 1;
+    }
+    for (size_t k = at + 3; k < t.size(); ++k) {
+        if (t[k] == '\n') {
+            newline(k);
+        } else if (basic && t[k] == '\\') {
+            size_t e = k + 1;
+            while (blank(e)) ++e;
+            if (e < t.size() && !ascii(e))
+                fail(e, "a backslash before a non-ASCII character (blanks between or not): no escape sequence");
+            if (e < t.size() && (t[e] == '\r' || t[e] == '\n')) { // a line-ending backslash
+                for (; e < t.size() && (blank(e) || t[e] == '\r' || t[e] == '\n'); ++e)
+                    if (t[e] == '\n') newline(e);
                 if (e < t.size() && !ascii(e))
-                    fail(e, "a backslash before a non-ASCII character (blanks between or not): no escape sequence");
-                if (e < t.size() && (t[e] == '\r' || t[e] == '\n')) { // a line-ending backslash
-                    for (; e < t.size() && (blank(e) || t[e] == '\r' || t[e] == '\n'); ++e)
-                        if (t[e] == '\n') newline(e);
-                    if (e < t.size() && !ascii(e))
-                        fail(e, "a non-ASCII character first on a line continued by a backslash, which this TOML "
-                                "reader cannot take: put an ASCII character before it, or join the lines");
-                    k = e - 1;
-                } else {
-                    ++k; // the character escaped
-                }
-            } else if (t.substr(k, 3) == triple) {
-                size_t end = k + 2;
-                for (int more = 0; more < 2 && end + 1 < t.size() && t[end + 1] == q; ++more) ++end; // """a""""
-                return end;
+                    fail(e, "a non-ASCII character first on a line continued by a backslash, which this TOML "
+                            "reader cannot take: put an ASCII character before it, or join the lines");
+                k = e - 1;
+            } else {
+                ++k; // the character escaped
             }
+        } else if (t.substr(k, 3) == triple) {
+            size_t end = k + 2;
+            for (int more = 0; more < 2 && end + 1 < t.size() && t[end + 1] == q; ++more) ++end; // """a""""
+            return end;
         }
-        return t.size() - 1;
-    };
+    }
+    return t.size() - 1;
+}
 
+void non_ascii_scan::run()
+{
     std::string open;   // the arrays and inline tables open, innermost last
     bool value = false; // after a key's '=', where a value is read
     bool bare = false;  // in a value that is no string, array or table: a number, a date...
@@ -280,7 +288,7 @@ void check_non_ascii(std::string_view t, const std::string& file)
         } else if (c == '#') {
             while (i + 1 < t.size() && t[i + 1] != '\n') ++i;
         } else if (c == '"' || c == '\'') {
-            i = string(i);
+            i = string_end(i);
         } else if (c == '=') {
             value = true;
         } else if (c == '[' || c == '{') {
@@ -296,6 +304,15 @@ void check_non_ascii(std::string_view t, const std::string& file)
         }
     }
 }
+
+/// Toml++ 3.3 (Debian 12's) tells whether a non-ASCII character is whitespace from a table that
+/// reaches undefined behaviour (__builtin_unreachable) for most of them, U+00A1 to U+0499 among
+/// them (its issues 190 and 295, fixed in later releases). It asks that of a character outside
+/// strings and comments (in a value that is no string too, where a quote starts none: "1.'é'")
+/// and, in a """string""", of one after a backslash or first on a line that a line-ending
+/// backslash continues. A non-ASCII character in those places is reported here, before toml++
+/// reads the text: it is an error anyway, but for the last place (the message says what to do).
+void check_non_ascii(std::string_view t, const std::string& file) { non_ascii_scan(t, file).run(); }
 
 } // namespace
 

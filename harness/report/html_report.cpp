@@ -7,7 +7,7 @@
 
 #include "harness/commands/commands.h"
 #include "harness/common/files.h"
-#include "harness/ceilings/probe.h"
+#include "harness/common/utc_time.h"
 #include "harness/report/results_json.h"
 
 #include <algorithm>

@@ -1,6 +1,8 @@
 // The messages between the harness and its workers (worker/wire.h).
 #include "harness/worker/wire.h"
 
+#include "harness/report/results_json.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -197,5 +199,61 @@ result result_from(const json& j)
     for (const auto& k : j.at("kernels")) r.kernels.push_back(kernel_from(k));
     return r;
 }
+
+request_kind kind_of(const json& request)
+{
+    if (request.contains("load")) return request_kind::load;
+    if (request.contains("lane_costs")) return request_kind::lane_costs;
+    (void)request.at("measure");
+    return request_kind::measure;
+}
+
+json load_request(const std::vector<std::filesystem::path>& files)
+{
+    json request{{"load", json::array()}};
+    for (const auto& f : files) request["load"].push_back(f.string());
+    return request;
+}
+
+std::vector<std::string> files_of_load(const json& request) { return request.at("load").get<std::vector<std::string>>(); }
+
+json lane_costs_request() { return {{"lane_costs", true}}; }
+
+json measure_request(const config& c, const run_settings& s)
+{
+    return {{"measure",
+             {{"plugin", c.plug->name()},
+              {"group", c.group},
+              {"family_params", to_json(c.family_params)},
+              {"tunables", to_json(c.tunables)},
+              {"skip", c.skip}}},
+            {"settings", to_json(s)}};
+}
+
+measure_order measure_order_from(const json& request)
+{
+    const json& m = request.at("measure");
+    measure_order o;
+    o.plugin = m.at("plugin");
+    o.c.group = m.at("group");
+    o.c.family_params = params_from(m.at("family_params"));
+    o.c.tunables = params_from(m.at("tunables"));
+    o.c.skip = m.at("skip");
+    o.settings = settings_from(request.at("settings"));
+    return o;
+}
+
+json catalog_answer(const plugin_registry& reg)
+{
+    json plugins = json::array();
+    for (const auto& p : reg.plugins()) plugins.push_back(to_json(p));
+    return {{"plugins", plugins}, {"rejected", rejections_json(reg.rejections())}};
+}
+
+json result_answer(const result& r, double busy_ms) { return {{"result", to_json(r)}, {"busy_ms", busy_ms}}; }
+
+json lane_costs_answer(const json& costs) { return {{"lane_costs", costs}}; }
+
+json fatal_answer(const std::string& why) { return {{"fatal", why}}; }
 
 } // namespace wb::wire

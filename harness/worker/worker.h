@@ -12,9 +12,11 @@
 // is placed even when the worker can say nothing more.
 #pragma once
 
-#include "harness/commands/commands.h"
+#include "harness/platform/platform_options.h"
+#include "harness/plugins/plugins.h"
 #include "harness/measure/executor.h"
 #include "harness/measure/stage.h"
+#include "harness/worker/process.h"
 
 #include <chrono>
 #include <filesystem>
@@ -24,44 +26,8 @@
 
 namespace wb {
 
-/// The body of `wavebench worker`: `po.name` is the platform (not auto).
-int worker_command(const platform_options& po);
-
-/// One worker process and its pipes.
-class worker_process {
-public:
-    using clock = std::chrono::steady_clock;
-
-    explicit worker_process(const platform_options& po);
-    ~worker_process();
-    worker_process(const worker_process&) = delete;
-    worker_process& operator=(const worker_process&) = delete;
-
-    void send(const nlohmann::json& request);
-
-    enum class outcome { answered, died, timed_out };
-    /// Waits for the next answer until `deadline`, which `extend` may move (it is asked about once
-    /// a second, with the worker's progress). Passes the worker's output on meanwhile.
-    outcome wait(nlohmann::json& answer, clock::time_point deadline,
-                 const std::function<clock::time_point(const progress&, clock::time_point)>& extend = {});
-
-    /// After died: "SIGSEGV (Segmentation fault)", or "exit status 3".
-    std::string how_it_ended();
-    const progress& where() const { return *progress_; }
-    const std::string& last_line() const { return last_line_; }
-
-private:
-    void drain_output(int timeout_ms);
-    void reap();
-
-    pid_t pid_ = -1;
-    int to_worker_ = -1, answers_ = -1, output_ = -1;
-    progress* progress_ = nullptr;
-    std::string answer_buf_, output_buf_, last_line_;
-    size_t answer_scanned_ = 0; // answer_buf_ holds no newline before this
-    int exit_status_ = -1; // from waitpid, once reaped
-    bool garbled_ = false; // killed for writing what is not an answer
-};
+/// The body of `wavebench worker` (worker/worker_main.cpp): `po.name` is the platform (not auto).
+int worker_main(const platform_options& po);
 
 /// Loads plugin files in worker processes and measures configurations in them. A file that
 /// crashes or hangs while being loaded is rejected with the reason, and loading goes on without it.
@@ -91,5 +57,9 @@ private:
 /// Adds to `reg` the plugins in `files` (of platform po.name) and the rejections, loaded in a
 /// worker that stops afterwards (or in this process with po.in_process).
 void load_catalog(const platform_options& po, const std::vector<std::filesystem::path>& files, plugin_registry& reg);
+
+/// The runtime's costs per lane (ceilings/lane_costs.h) measured in a fresh worker process of
+/// platform po.name, which stops afterwards: a JSON object of name -> value.
+nlohmann::json lane_costs_in_worker(const platform_options& po);
 
 } // namespace wb

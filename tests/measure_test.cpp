@@ -1,0 +1,62 @@
+// Measuring: the stopping criterion ends a configuration at its minimum repetitions and at its
+// minimum time (and at the caps), and a plan measured on the cpu platform yields verified results.
+#define BOOST_TEST_MODULE measure
+#include <boost/test/unit_test.hpp>
+
+#include "cpu_run.h"
+#include "harness/measure/stopping.h"
+
+namespace {
+
+wb::run_settings settings(int repetitions, double min_time_s, int max_samples = 100000, double max_time_s = 60)
+{
+    return {repetitions, 2, 7, min_time_s, max_samples, max_time_s, 10, 0};
+}
+
+bool enough(const wb::run_settings& s, int samples, double measured_ms, double elapsed_ms = 0)
+{
+    return wb::stopping_criterion_for(s)->enough({samples, measured_ms, elapsed_ms});
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(stops_at_the_minimum_repetitions_without_a_minimum_time)
+{
+    const auto s = settings(5, 0);
+    BOOST_CHECK(!enough(s, -2, 0)); // the warm-up
+    BOOST_CHECK(!enough(s, 0, 0));
+    BOOST_CHECK(!enough(s, 4, 100));
+    BOOST_CHECK(enough(s, 5, 0.001));
+}
+
+BOOST_AUTO_TEST_CASE(goes_on_past_the_repetitions_until_the_minimum_time)
+{
+    const auto s = settings(5, 0.5); // 500 ms of device time
+    BOOST_CHECK(!enough(s, 5, 100));
+    BOOST_CHECK(!enough(s, 50, 499));
+    BOOST_CHECK(enough(s, 51, 500));
+    BOOST_CHECK(!enough(s, 4, 10000)); // the repetitions come first, whatever the time
+}
+
+BOOST_AUTO_TEST_CASE(the_sample_and_wall_time_caps_end_a_long_minimum_time)
+{
+    BOOST_CHECK(enough(settings(5, 100, 20), 20, 1));
+    BOOST_CHECK(!enough(settings(5, 100, 20), 19, 1));
+    BOOST_CHECK(enough(settings(5, 100, 100000, 2), 10, 1, 2000));
+    BOOST_CHECK(!enough(settings(5, 100, 100000, 2), 4, 1, 5000)); // not before the repetitions
+}
+
+BOOST_AUTO_TEST_CASE(a_tiny_plan_measured_on_the_cpu_platform_is_verified)
+{
+    cpu_run cpu(64, false);
+    const auto results = cpu.run("[[benchmark]]\nfamily = \"reduce\"\nvariants = [\"atomic\", \"tree\"]\nn = 4099\n", 3);
+    BOOST_REQUIRE_EQUAL(results.size(), 2u);
+    for (const auto& r : results) {
+        BOOST_TEST_INFO(describe(r));
+        BOOST_CHECK(r.st == wb::status::verified);
+        BOOST_CHECK_EQUAL(r.samples_ms.size(), 3u); // exactly the repetitions: no minimum time
+        BOOST_CHECK_EQUAL(r.runs, 4);                // and the one warm-up run
+        BOOST_CHECK_GT(r.runs_checked, 0);
+        BOOST_CHECK_GT(r.metric_value, 0);
+    }
+}

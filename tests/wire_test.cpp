@@ -1,0 +1,125 @@
+// The worker protocol: every field of a result survives the trip through the wire, and a
+// message that is not one is an error, never a result made up.
+#define BOOST_TEST_MODULE wire
+#include <boost/test/unit_test.hpp>
+
+#include "harness/worker/wire.h"
+
+namespace {
+
+wb::result full_result()
+{
+    wb::result r;
+    r.family = "reduce";
+    r.variant = "tree";
+    r.family_params = {{"n", int64_t(1000)}, {"p", 0.5}, {"pattern", std::string("random")}};
+    r.tunables = {{"block_size", int64_t(256)}};
+    r.st = wb::status::failed;
+    r.message = "run 3: wrong";
+    r.where = wb::stage::verify;
+    r.note = "a note";
+    r.seeds = {7, 8};
+    r.input_sets = 2;
+    r.working_set_bytes = 123456;
+    r.runs = 5;
+    r.runs_checked = 3;
+    r.time_ms = {1, 2, 3, 2.5, 0.1, 3};
+    r.wall_ms = {1.5, 2.5, 3.5, 3, 0.2, 3};
+    r.samples_ms = {1, 2, 3};
+    r.wall_samples_ms = {1.5, 2.5, 3.5};
+    r.prepare_ms = 4.5;
+    r.metric_value = 12.25;
+    r.model_speedup = 1.5;
+    r.model_issue_speedup = std::nullopt;
+    r.noisy = true;
+    wb::kernel_report k;
+    k.name = "reduce_tree";
+    k.block_size = 256;
+    k.dynamic_lds_bytes = 1024;
+    k.resources = {32, 64, 0, 1024, 4};
+    r.kernels.push_back(k);
+    return r;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(every_result_field_round_trips)
+{
+    const wb::result r = full_result();
+    // Through the text a worker writes, as the harness reads it.
+    const auto line = wb::wire::result_answer(r, 9.5).dump();
+    const auto answer = nlohmann::json::parse(line);
+    BOOST_CHECK_EQUAL(answer.at("busy_ms").get<double>(), 9.5);
+    const wb::result back = wb::wire::result_from(answer.at("result"));
+    // What travels is everything to_json writes: the same JSON again means every field came back.
+    BOOST_CHECK_EQUAL(wb::wire::to_json(back).dump(), wb::wire::to_json(r).dump());
+    BOOST_CHECK_EQUAL(back.family, r.family);
+    BOOST_CHECK_EQUAL(back.variant, r.variant);
+    BOOST_CHECK(back.family_params == r.family_params);
+    BOOST_CHECK(back.tunables == r.tunables);
+    BOOST_CHECK(back.st == r.st);
+    BOOST_CHECK(back.where == r.where);
+    BOOST_CHECK_EQUAL(back.message, r.message);
+    BOOST_CHECK_EQUAL(back.note, r.note);
+    BOOST_CHECK(back.seeds == r.seeds);
+    BOOST_CHECK_EQUAL(back.input_sets, r.input_sets);
+    BOOST_CHECK_EQUAL(back.working_set_bytes, r.working_set_bytes);
+    BOOST_CHECK_EQUAL(back.runs, r.runs);
+    BOOST_CHECK_EQUAL(back.runs_checked, r.runs_checked);
+    BOOST_CHECK_EQUAL(back.time_ms.median, r.time_ms.median);
+    BOOST_CHECK_EQUAL(back.wall_ms.rel_stddev, r.wall_ms.rel_stddev);
+    BOOST_CHECK(back.samples_ms == r.samples_ms);
+    BOOST_CHECK(back.wall_samples_ms == r.wall_samples_ms);
+    BOOST_CHECK_EQUAL(back.prepare_ms, r.prepare_ms);
+    BOOST_CHECK_EQUAL(back.metric_value, r.metric_value);
+    BOOST_CHECK(back.model_speedup == r.model_speedup);
+    BOOST_CHECK(!back.model_issue_speedup);
+    BOOST_CHECK_EQUAL(back.noisy, r.noisy);
+    BOOST_REQUIRE_EQUAL(back.kernels.size(), 1u);
+    BOOST_CHECK_EQUAL(back.kernels[0].name, "reduce_tree");
+    BOOST_CHECK_EQUAL(back.kernels[0].dynamic_lds_bytes, 1024);
+    BOOST_CHECK_EQUAL(back.kernels[0].resources.registers, 32);
+}
+
+BOOST_AUTO_TEST_CASE(settings_round_trip)
+{
+    const wb::run_settings s{7, 2, 99, 0.25, 500, 12, 3, 30};
+    const wb::run_settings back = wb::wire::settings_from(nlohmann::json::parse(wb::wire::to_json(s).dump()));
+    BOOST_CHECK_EQUAL(back.repetitions, 7);
+    BOOST_CHECK_EQUAL(back.warmup, 2);
+    BOOST_CHECK_EQUAL(back.seed, 99u);
+    BOOST_CHECK_EQUAL(back.min_time_s, 0.25);
+    BOOST_CHECK_EQUAL(back.max_samples, 500);
+    BOOST_CHECK_EQUAL(back.max_time_s, 12);
+    BOOST_CHECK_EQUAL(back.verify_every, 3);
+    BOOST_CHECK_EQUAL(back.timeout_s, 30);
+}
+
+BOOST_AUTO_TEST_CASE(a_malformed_line_is_an_error)
+{
+    // Not JSON at all: what a plugin printing on the answer pipe would leave.
+    BOOST_CHECK(nlohmann::json::parse("garbage {", nullptr, false).is_discarded());
+    // JSON, but no result: a field missing, a field of the wrong type, a status out of range,
+    // more samples than runs.
+    auto with = [](const char* key, const nlohmann::json& v) {
+        nlohmann::json j = wb::wire::to_json(full_result());
+        if (v.is_null()) j.erase(key);
+        else j[key] = v;
+        return j;
+    };
+    BOOST_CHECK_THROW(wb::wire::result_from(with("message", nullptr)), std::exception);
+    BOOST_CHECK_THROW(wb::wire::result_from(with("runs", "five")), std::exception);
+    BOOST_CHECK_THROW(wb::wire::result_from(with("status", 1000)), std::exception);
+    BOOST_CHECK_THROW(wb::wire::result_from(with("samples", nlohmann::json::array({{1, 2, 3, 4, 5, 6}, {}}))),
+                      std::exception);
+    BOOST_CHECK_THROW(wb::wire::result_from(nlohmann::json::parse("[1, 2]")), std::exception);
+    BOOST_CHECK_THROW(wb::wire::kind_of(nlohmann::json::parse("{\"hello\": 1}")), std::exception);
+}
+
+BOOST_AUTO_TEST_CASE(requests_say_what_they_ask)
+{
+    BOOST_CHECK(wb::wire::kind_of(wb::wire::load_request({"a.so", "b.so"})) == wb::wire::request_kind::load);
+    BOOST_CHECK(wb::wire::files_of_load(wb::wire::load_request({"a.so", "b.so"})) ==
+                std::vector<std::string>({"a.so", "b.so"}));
+    BOOST_CHECK(wb::wire::kind_of(wb::wire::lane_costs_request()) == wb::wire::request_kind::lane_costs);
+}
