@@ -28,5 +28,11 @@ using command_list = std::vector<command_entry>;
 
 /// Registers `wavebench merge` (commands/merge_command.cpp).
 void add_merge_command(CLI::App& app, command_list& commands);
+/// Registers `wavebench compare` (commands/compare_command.cpp).
+void add_compare_command(CLI::App& app, command_list& commands);
+/// Registers `wavebench report` (commands/report_command.cpp).
+void add_report_command(CLI::App& app, command_list& commands);
+/// Registers `wavebench history` (commands/history_command.cpp).
+void add_history_command(CLI::App& app, command_list& commands);
 
 } // namespace wb
