@@ -1,7 +1,7 @@
 #include "harness/history/rows.h"
 
 #include "harness/common/files.h"
-#include "harness/report/results_reader.h"
+#include "harness/measure/status.h" // header only: the PostgreSQL module compiles this file too
 
 #include <map>
 
@@ -76,7 +76,7 @@ run_rows rows_of(const nlohmann::json& doc)
     run_rows out;
     std::map<status, int64_t> counts; // a status that is none counts nowhere
     for (const auto& r : results) {
-        if (const auto st = status_of(r)) ++counts[*st];
+        if (const auto st = parse_status(text_of(r, "status"))) ++counts[*st];
         const auto time = r.value("time_ms", nlohmann::json());
         auto array = [&](const char* key) { return json_text(r.value(key, nlohmann::json::array())); };
         out.results.push_back({text_of(r, "family"), text_of(r, "variant"),
