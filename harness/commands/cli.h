@@ -41,5 +41,11 @@ void add_probe_command(CLI::App& app, command_list& commands);
 void add_inspect_command(CLI::App& app, command_list& commands);
 void add_merge_command(CLI::App& app, command_list& commands);
 void add_worker_command(CLI::App& app, command_list& commands);
+/// Registers `wavebench compare` (commands/compare_command.cpp).
+void add_compare_command(CLI::App& app, command_list& commands);
+/// Registers `wavebench report` (commands/report_command.cpp).
+void add_report_command(CLI::App& app, command_list& commands);
+/// Registers `wavebench history` (commands/history_command.cpp).
+void add_history_command(CLI::App& app, command_list& commands);
 
 } // namespace wb

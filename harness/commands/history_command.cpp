@@ -1,9 +1,11 @@
 // `wavebench history`: the recorded runs, newest first, as a table or JSON, filtered by suite,
 // device and platform; and marking a run as the baseline of its suite, platform and device.
+#include "harness/commands/cli.h"
 #include "harness/commands/commands.h"
 #include "harness/common/files.h"
 #include "harness/history/history.h"
 #include "harness/history/store.h"
+#include "harness/measure/status.h"
 
 #include <iostream>
 #include <memory>
@@ -35,18 +37,19 @@ nlohmann::json run_json(const run_summary& r)
             {"baseline", r.baseline},
             {"configs", r.configs},
             {"counts",
-             {{"verified", r.verified},
-              {"failed", r.failed},
-              {"error", r.errors},
-              {"crashed", r.crashed},
-              {"timeout", r.timeouts},
-              {"skipped", r.skipped}}}};
+             {{to_string(status::verified), r.verified},
+              {to_string(status::failed), r.failed},
+              {to_string(status::error), r.errors},
+              {to_string(status::crashed), r.crashed},
+              {to_string(status::timeout), r.timeouts},
+              {to_string(status::skipped), r.skipped}}}};
 }
 
 void print_table(const std::vector<run_summary>& runs)
 {
     std::vector<std::vector<std::string>> rows = {
-        {"id", "recorded", "suite", "platform", "device", "version", "configs", "verified", "failed", ""}};
+        {"id", "recorded", "suite", "platform", "device", "version", "configs", to_string(status::verified),
+         to_string(status::failed), ""}};
     for (const auto& r : runs) {
         std::string notes = r.baseline ? "baseline" : "";
         if (!r.complete) notes += std::string(notes.empty() ? "" : ", ") + "incomplete";

@@ -54,41 +54,41 @@ const std::vector<std::vector<const char*>> must_match = {
 
 std::string shown_value(const json& v) { return shown(v.dump(), 120); }
 
-int merge_command(const merge_options& o)
+/// A shard's document checked for what merge reads, before anything is written.
+void check_shard(const run_input& r)
 {
-    std::vector<run_input> in = load_run_inputs(o.inputs, o.db); // invalid_argument: names the input
-    for (const run_input& r : in) {
-        if (!r.doc.contains("shard") || !r.doc["shard"].is_object())
-            throw std::invalid_argument(r.label + " is not a shard: it was not run with --shard I/N (merge joins the "
-                                                  "shards of one suite; a whole run needs no merging)");
-        const json& sh = r.doc["shard"];
-        for (const char* k : {"index", "count", "plan_configs"})
-            if (!sh.contains(k) || !sh[k].is_number_unsigned())
-                throw std::invalid_argument(r.label + ": its shard." + k + " is not a count");
-        if (sh["count"].get<uint64_t>() > max_shards || sh["index"].get<uint64_t>() > sh["count"].get<uint64_t>() ||
-            sh["index"].get<uint64_t>() < 1)
-            throw std::invalid_argument(r.label + ": shard " + sh["index"].dump() + " of " + sh["count"].dump() +
-                                        " is no shard --shard makes (1 <= I <= N <= " + std::to_string(max_shards) + ")");
-        if (!sh.contains("plan_digest") || !sh["plan_digest"].is_string())
-            throw std::invalid_argument(r.label + ": its shard has no plan_digest");
-        // The rest of what merge reads, checked before anything is written.
-        if (!r.doc.contains("results") || !r.doc["results"].is_array())
-            throw std::invalid_argument(r.label + ": no results array");
-        for (const json& res : r.doc["results"])
-            if (!res.is_object()) throw std::invalid_argument(r.label + ": a result is not an object");
-        if (r.doc.contains("devices") && !r.doc["devices"].is_array())
-            throw std::invalid_argument(r.label + ": devices is not an array");
-        for (const json& d : r.doc.value("devices", json::array()))
-            if (!d.is_object()) throw std::invalid_argument(r.label + ": a device is not an object");
-        if (!r.doc.value("complete", json()).is_boolean()) throw std::invalid_argument(r.label + ": complete is not true or false");
-        if (!r.doc.value("started", json()).is_string()) throw std::invalid_argument(r.label + ": started is not a time");
-        if (!r.doc.value("suite", json()).is_object() || !r.doc["suite"].value("name", json()).is_string())
-            throw std::invalid_argument(r.label + ": no suite name");
-        if (!r.doc.value("plugins_rejected", json::array()).is_array())
-            throw std::invalid_argument(r.label + ": plugins_rejected is not an array");
-    }
-    std::stable_sort(in.begin(), in.end(),
-                     [](const run_input& a, const run_input& b) { return a.doc["shard"]["index"] < b.doc["shard"]["index"]; });
+    if (!r.doc.contains("shard") || !r.doc["shard"].is_object())
+        throw std::invalid_argument(r.label + " is not a shard: it was not run with --shard I/N (merge joins the "
+                                              "shards of one suite; a whole run needs no merging)");
+    const json& sh = r.doc["shard"];
+    for (const char* k : {"index", "count", "plan_configs"})
+        if (!sh.contains(k) || !sh[k].is_number_unsigned())
+            throw std::invalid_argument(r.label + ": its shard." + k + " is not a count");
+    if (sh["count"].get<uint64_t>() > max_shards || sh["index"].get<uint64_t>() > sh["count"].get<uint64_t>() ||
+        sh["index"].get<uint64_t>() < 1)
+        throw std::invalid_argument(r.label + ": shard " + sh["index"].dump() + " of " + sh["count"].dump() +
+                                    " is no shard --shard makes (1 <= I <= N <= " + std::to_string(max_shards) + ")");
+    if (!sh.contains("plan_digest") || !sh["plan_digest"].is_string())
+        throw std::invalid_argument(r.label + ": its shard has no plan_digest");
+    if (!r.doc.contains("results") || !r.doc["results"].is_array())
+        throw std::invalid_argument(r.label + ": no results array");
+    for (const json& res : r.doc["results"])
+        if (!res.is_object()) throw std::invalid_argument(r.label + ": a result is not an object");
+    if (r.doc.contains("devices") && !r.doc["devices"].is_array())
+        throw std::invalid_argument(r.label + ": devices is not an array");
+    for (const json& d : r.doc.value("devices", json::array()))
+        if (!d.is_object()) throw std::invalid_argument(r.label + ": a device is not an object");
+    if (!r.doc.value("complete", json()).is_boolean()) throw std::invalid_argument(r.label + ": complete is not true or false");
+    if (!r.doc.value("started", json()).is_string()) throw std::invalid_argument(r.label + ": started is not a time");
+    if (!r.doc.value("suite", json()).is_object() || !r.doc["suite"].value("name", json()).is_string())
+        throw std::invalid_argument(r.label + ": no suite name");
+    if (!r.doc.value("plugins_rejected", json::array()).is_array())
+        throw std::invalid_argument(r.label + ": plugins_rejected is not an array");
+}
+
+/// Refuses shards of different runs (a must_match field differs), and repeated or missing shards.
+void check_one_run(const std::vector<run_input>& in)
+{
     const run_input& first = in.front();
     for (const run_input& r : in)
         for (const auto& path : must_match)
@@ -100,7 +100,6 @@ int merge_command(const merge_options& o)
                     (path_text(path) == "shard.plan_digest"
                          ? " (the suites expand to different configurations: another suite file, or other plugins)"
                          : ""));
-
     // Each shard once.
     const uint64_t count = first.doc["shard"]["count"];
     std::map<uint64_t, std::string> seen;
@@ -116,102 +115,117 @@ int merge_command(const merge_options& o)
     if (!missing.empty())
         throw std::invalid_argument("shard" + std::string(missing.find(',') == std::string::npos ? " " : "s ") + missing +
                                     " of " + std::to_string(count) + " missing: give every shard's results file");
+}
 
-    // The devices of all shards (one list, the same device once), each result pointed at its own.
-    json devices = json::array(), results = json::array(), merged_from = json::array(), rejected = json::array();
-    bool complete = true;
-    std::string started;
+/// A shard's devices added to `devices` (the same device once); where each of its own went.
+std::vector<size_t> add_devices(json& devices, const json& own)
+{
+    std::vector<size_t> device_at;
+    for (const json& d : own) {
+        // One device: the same host and PCI bus ID where both have one (shards of one node see
+        // their GPUs under *_VISIBLE_DEVICES' indices), else the same host, index, name and
+        // architecture (clocks vary).
+        auto same = [&d](const json& x) {
+            const json a = x.value("pci_bus_id", json()), b = d.value("pci_bus_id", json());
+            if (a.is_string() && b.is_string()) return x.value("host", json()) == d.value("host", json()) && a == b;
+            for (const char* k : {"host", "ordinal", "name", "arch"})
+                if (x.value(k, json()) != d.value(k, json())) return false;
+            return true;
+        };
+        auto it = std::find_if(devices.begin(), devices.end(), same);
+        device_at.push_back(size_t(it - devices.begin()));
+        if (it == devices.end()) devices.push_back(d);
+    }
+    return device_at;
+}
+
+/// A shard's results added to `m`, each pointed at its device in the merged list; a configuration
+/// of the plan in two shards is refused.
+void add_results(merged_run& m, const run_input& r, const std::vector<size_t>& device_at, uint64_t plan_configs,
+                 std::set<uint64_t>& indices)
+{
+    for (json res : r.doc["results"]) {
+        const json pi = res.value("plan_index", json());
+        const json di = res.value("device_index", json());
+        if (!pi.is_number_unsigned() || !di.is_number_unsigned() || di.get<uint64_t>() >= device_at.size())
+            throw std::invalid_argument(r.label + ": a result without a plan_index or a device_index of its devices");
+        if (pi.get<uint64_t>() >= plan_configs)
+            throw std::invalid_argument(r.label + ": a result's plan_index " + pi.dump() + " is beyond the plan's " +
+                                        std::to_string(plan_configs) + " configurations");
+        if (!indices.insert(pi.get<uint64_t>()).second)
+            throw std::invalid_argument(r.label + ": configuration " + pi.dump() + " of the plan is in two shards");
+        res["device_index"] = device_at[di.get<size_t>()];
+        m.results.push_back(std::move(res));
+    }
+}
+
+/// The shards (checked, in order) joined: their devices, results, start, completeness.
+merged_run join(const std::vector<run_input>& in)
+{
+    merged_run m{.devices = json::array(), .results = json::array(), .merged_from = json::array(),
+                 .plugins_rejected = json::array()};
+    const uint64_t plan_configs = in.front().doc["shard"]["plan_configs"];
     std::set<uint64_t> indices;
     for (const run_input& r : in) {
-        std::vector<size_t> device_at;
         const json own = r.doc.contains("devices") && r.doc["devices"].is_array() ? r.doc["devices"] : json::array();
-        for (const json& d : own) {
-            // One device: the same host and PCI bus ID where both have one (shards of one node see
-            // their GPUs under *_VISIBLE_DEVICES' indices), else the same host, index, name and
-            // architecture (clocks vary).
-            auto same = [&d](const json& x) {
-                const json a = x.value("pci_bus_id", json()), b = d.value("pci_bus_id", json());
-                if (a.is_string() && b.is_string()) return x.value("host", json()) == d.value("host", json()) && a == b;
-                for (const char* k : {"host", "ordinal", "name", "arch"})
-                    if (x.value(k, json()) != d.value(k, json())) return false;
-                return true;
-            };
-            auto it = std::find_if(devices.begin(), devices.end(), same);
-            device_at.push_back(size_t(it - devices.begin()));
-            if (it == devices.end()) devices.push_back(d);
-        }
-        for (json res : r.doc["results"]) {
-            const json pi = res.value("plan_index", json());
-            const json di = res.value("device_index", json());
-            if (!pi.is_number_unsigned() || !di.is_number_unsigned() || di.get<uint64_t>() >= device_at.size())
-                throw std::invalid_argument(r.label + ": a result without a plan_index or a device_index of its devices");
-            if (pi.get<uint64_t>() >= first.doc["shard"]["plan_configs"].get<uint64_t>())
-                throw std::invalid_argument(r.label + ": a result's plan_index " + pi.dump() +
-                                            " is beyond the plan's " + first.doc["shard"]["plan_configs"].dump() +
-                                            " configurations");
-            if (!indices.insert(pi.get<uint64_t>()).second)
-                throw std::invalid_argument(r.label + ": configuration " + pi.dump() + " of the plan is in two shards");
-            res["device_index"] = device_at[di.get<size_t>()];
-            results.push_back(std::move(res));
-        }
-        complete = complete && r.doc.value("complete", false);
+        add_results(m, r, add_devices(m.devices, own), plan_configs, indices);
+        m.complete = m.complete && r.doc.value("complete", false);
         const std::string s = r.doc.value("started", "");
-        if (started.empty() || (!s.empty() && s < started)) started = s;
+        if (m.started.empty() || (!s.empty() && s < m.started)) m.started = s;
         for (const json& x : r.doc.value("plugins_rejected", json::array()))
-            if (std::find(rejected.begin(), rejected.end(), x) == rejected.end()) rejected.push_back(x);
-        merged_from.push_back({{"input", r.label},
-                               {"shard", r.doc["shard"]["index"]},
-                               {"started", r.doc.value("started", json())},
-                               {"complete", r.doc.value("complete", json())},
-                               {"stopped_by", r.doc.value("stopped_by", json())},
-                               {"host", own.empty() ? json() : own[0].value("host", json())},
-                               {"configs", r.doc["results"].size()},
-                               {"isolation", r.doc.value("isolation", json())}});
+            if (std::find(m.plugins_rejected.begin(), m.plugins_rejected.end(), x) == m.plugins_rejected.end())
+                m.plugins_rejected.push_back(x);
+        m.merged_from.push_back({{"input", r.label},
+                                 {"shard", r.doc["shard"]["index"]},
+                                 {"started", r.doc.value("started", json())},
+                                 {"complete", r.doc.value("complete", json())},
+                                 {"stopped_by", r.doc.value("stopped_by", json())},
+                                 {"host", own.empty() ? json() : own[0].value("host", json())},
+                                 {"configs", r.doc["results"].size()},
+                                 {"isolation", r.doc.value("isolation", json())}});
     }
-    std::sort(results.begin(), results.end(),
-              [](const json& a, const json& b) { return a["plan_index"].get<uint64_t>() < b["plan_index"].get<uint64_t>(); });
-    const uint64_t planned = first.doc["shard"]["plan_configs"];
-    if (complete && results.size() != planned)
-        throw std::invalid_argument("the shards hold " + std::to_string(results.size()) + " configurations, the plan " +
-                                    std::to_string(planned) + ": they are not the shards of one run");
+    std::sort(m.results.begin(), m.results.end(), [](const json& a, const json& b) {
+        return a["plan_index"].get<uint64_t>() < b["plan_index"].get<uint64_t>();
+    });
+    if (m.complete && m.results.size() != plan_configs)
+        throw std::invalid_argument("the shards hold " + std::to_string(m.results.size()) + " configurations, the plan " +
+                                    std::to_string(plan_configs) + ": they are not the shards of one run");
+    return m;
+}
 
-    json doc = first.doc;
-    doc["shard"] = nullptr; // the whole run
-    doc["command"] = [&] {
-        std::string c = "wavebench merge";
-        for (const auto& i : o.inputs) c += " " + i;
-        return c + " -o " + o.out;
-    }();
-    doc["started"] = started;
-    doc["complete"] = complete;
-    doc["devices"] = devices;
-    if (!devices.empty()) {
-        json d = devices[0];
-        d.erase("ordinal");
-        d.erase("host");
-        doc["device"] = d;
-    }
-    doc["plugins_rejected"] = rejected;
-    doc["merged_from"] = merged_from;
-    doc["results"] = results;
+int merge_command(const merge_options& o)
+{
+    std::vector<run_input> in = load_run_inputs(o.inputs, o.db); // invalid_argument: names the input
+    for (const run_input& r : in) check_shard(r);
+    std::stable_sort(in.begin(), in.end(),
+                     [](const run_input& a, const run_input& b) { return a.doc["shard"]["index"] < b.doc["shard"]["index"]; });
+    check_one_run(in);
+    merged_run m = join(in);
+    m.command = "wavebench merge";
+    for (const auto& i : o.inputs) m.command += " " + i;
+    m.command += " -o " + o.out;
+    const json doc = merged_document(in.front().doc, m);
 
+    // A status merge does not know (not a string, or none) counts as not verified.
     size_t verified = 0, skipped = 0;
-    for (const json& r : results) {
-        const json st = r.value("status", json());
-        verified += st == "verified";
-        skipped += st == "skipped";
+    for (const json& r : m.results) {
+        const auto st = status_of(r);
+        verified += st == status::verified;
+        skipped += st == status::skipped;
     }
     std::vector<std::filesystem::path> inputs(o.inputs.begin(), o.inputs.end());
     check_output(o.out, "-o", inputs);
     write_json(o.out, doc);
+    const uint64_t count = in.front().doc["shard"]["count"], planned = in.front().doc["shard"]["plan_configs"];
+    const size_t n = m.results.size(), devices = m.devices.size();
     std::cout << "merged " << count << " shards of suite " << shown(doc["suite"]["name"].get<std::string>(), 80) << ": "
-              << results.size() << " of " << planned << " configurations, " << verified << " verified, " << skipped
-              << " skipped, " << results.size() - verified - skipped << " not verified; " << devices.size()
-              << (devices.size() == 1 ? " device" : " devices") << "\nresults: " << o.out << "\n";
-    if (!complete) std::cerr << "warning: a shard was interrupted: the merged run is incomplete\n";
+              << n << " of " << planned << " configurations, " << verified << " verified, " << skipped << " skipped, "
+              << n - verified - skipped << " not verified; " << devices << (devices == 1 ? " device" : " devices")
+              << "\nresults: " << o.out << "\n";
+    if (!m.complete) std::cerr << "warning: a shard was interrupted: the merged run is incomplete\n";
     if (!o.no_history)
         if (const auto id = record_run(o.db, doc, o.out)) std::cout << "history: run " << *id << "\n";
-    return complete && verified + skipped == results.size() ? exit_ok : exit_failures;
+    return m.complete && verified + skipped == n ? exit_ok : exit_failures;
 }
 
 } // namespace

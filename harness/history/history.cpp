@@ -20,9 +20,6 @@ namespace wb {
 
 namespace {
 
-/// A results document may be large: every sample of every configuration.
-constexpr uint64_t results_input_limit = uint64_t(256) << 20;
-
 std::string env(const char* name)
 {
     const char* v = std::getenv(name);
@@ -48,29 +45,6 @@ run_group group_of(const nlohmann::json& doc)
 std::string group_text(const run_group& g)
 {
     return "suite " + shown(g.suite, 64) + " on " + shown(g.device, 80) + " (" + shown(g.platform, 16) + ")";
-}
-
-run_input results_file(const std::string& arg)
-{
-    const std::string name = shown(arg, 200);
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(read_input(arg, "results file", results_input_limit));
-    } catch (const nlohmann::json::exception& e) {
-        throw std::invalid_argument("results file " + name + " is not JSON: " + e.what());
-    } catch (const file_error& e) {
-        throw std::invalid_argument(e.what());
-    }
-    const char* missing = !doc.is_object()                                         ? "it is not a JSON object"
-                          : !doc.contains("results") || !doc["results"].is_array() ? "it has no \"results\" array"
-                          : !doc.contains("suite") || !doc["suite"].is_object()     ? "it has no \"suite\" object"
-                          : !doc.contains("device") || !doc["device"].is_object()   ? "it has no \"device\" object"
-                          : !doc.contains("platform") || !doc["platform"].is_string() ? "it has no \"platform\""
-                                                                                      : nullptr;
-    if (missing)
-        throw std::invalid_argument("results file " + name + " is not a wavebench results document: " + missing +
-                                    " (`wavebench run --out FILE` writes one)");
-    return {arg, std::move(doc), std::nullopt};
 }
 
 bool is_run_id(const std::string& s)
@@ -157,8 +131,8 @@ std::vector<run_input> load_run_inputs(const std::vector<std::string>& args, con
     };
     auto where = [&] { return "the history (" + history_shown(db_option) + ")"; };
     auto load = [&](const run_summary& run, const std::string& how) {
-        return run_input{"run " + std::to_string(run.id) + (how.empty() ? "" : " (" + how + ")"),
-                         history()->load(run.id), run.id};
+        return results_input(history()->load(run.id), "run " + std::to_string(run.id) + (how.empty() ? "" : " (" + how + ")"),
+                             run.id);
     };
     auto latest = [&]() -> run_input {
         run_filter newest;
@@ -176,7 +150,7 @@ std::vector<run_input> load_run_inputs(const std::vector<std::string>& args, con
         const std::string& arg = args[i];
         std::error_code ec;
         if (arg == "-" || std::filesystem::exists(arg, ec)) {
-            out[i] = results_file(arg);
+            out[i] = read_results_file(arg);
         } else if (is_run_id(arg)) {
             const int64_t id = std::stoll(arg);
             const auto run = history() ? history()->find(id) : std::nullopt;
@@ -230,7 +204,7 @@ std::vector<run_input> history_runs(const std::string& db_option, const std::str
     std::vector<run_input> runs;
     for (const auto& run : store->list({.suite = suite, .platform = platform, .device = device, .exact_device = true,
                                         .limit = limit}))
-        runs.push_back({"run " + std::to_string(run.id), store->load(run.id), run.id});
+        runs.push_back(results_input(store->load(run.id), "run " + std::to_string(run.id), run.id));
     std::reverse(runs.begin(), runs.end());
     return runs;
 }

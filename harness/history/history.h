@@ -1,9 +1,10 @@
 // The run history: every `wavebench run` recorded in an SQLite or PostgreSQL database (docs/history.md),
-// where it lives, the `history` command, and the runs that `compare` and `report` take from it by
+// where it lives, and the runs that `compare` and `report` take from it by
 // id or by name (latest, previous, baseline) in place of results files.
 #pragma once
 
 #include "harness/commands/cli.h"
+#include "harness/report/results_reader.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,13 +17,6 @@
 namespace wb {
 
 class history_store;
-
-/// One run given on the command line: a results file, or a run of the history.
-struct run_input {
-    std::string label;               // "results.json", or "run 12 (latest)"
-    nlohmann::json doc;              // the results document (schema_version >= 3 has samples)
-    std::optional<int64_t> id;       // the history's id, for a run of the history
-};
 
 /// Each argument, in order: an existing file is a results file (parsed as JSON, checked to be an
 /// object with a "results" array, "suite", "device" and "platform"; errors name the file);
@@ -66,8 +60,5 @@ std::string history_shown(const std::string& db_option);
 /// The history's store (SQLite or PostgreSQL by history_path); with `create` false, nullptr where
 /// it does not exist yet.
 std::unique_ptr<history_store> open_history(const std::string& db_option, bool create);
-
-/// Registers `wavebench history`.
-void add_history_command(CLI::App& app, command_list& commands);
 
 } // namespace wb

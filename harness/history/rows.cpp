@@ -1,6 +1,7 @@
 #include "harness/history/rows.h"
 
 #include "harness/common/files.h"
+#include "harness/measure/status.h" // header only: the PostgreSQL module compiles this file too
 
 #include <map>
 
@@ -73,9 +74,9 @@ run_rows rows_of(const nlohmann::json& doc)
     const nlohmann::json& suite = doc.at("suite");
     const nlohmann::json& device = doc.at("device");
     run_rows out;
-    std::map<std::string, int64_t> counts;
+    std::map<status, int64_t> counts; // a status that is none counts nowhere
     for (const auto& r : results) {
-        ++counts[text_of(r, "status")];
+        if (const auto st = parse_status(text_of(r, "status"))) ++counts[*st];
         const auto time = r.value("time_ms", nlohmann::json());
         auto array = [&](const char* key) { return json_text(r.value(key, nlohmann::json::array())); };
         out.results.push_back({text_of(r, "family"), text_of(r, "variant"),
@@ -94,12 +95,12 @@ run_rows rows_of(const nlohmann::json& doc)
     s.started = text_of(doc, "started");
     s.complete = doc.value("complete", false);
     s.configs = int64_t(results.size());
-    s.verified = counts["verified"];
-    s.failed = counts["failed"];
-    s.errors = counts["error"];
-    s.crashed = counts["crashed"];
-    s.timeouts = counts["timeout"];
-    s.skipped = counts["skipped"];
+    s.verified = counts[status::verified];
+    s.failed = counts[status::failed];
+    s.errors = counts[status::error];
+    s.crashed = counts[status::crashed];
+    s.timeouts = counts[status::timeout];
+    s.skipped = counts[status::skipped];
     out.document = json_text(doc);
     return out;
 }

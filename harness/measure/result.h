@@ -6,6 +6,7 @@
 #include "core/stats.h"
 #include "harness/measure/kernels.h"
 #include "harness/measure/stage.h"
+#include "harness/measure/status.h"
 
 #include <map>
 #include <optional>
@@ -31,27 +32,6 @@ std::vector<std::string> ceiling_levels(const ceilings& c, const std::string& na
 /// The name of the ceiling of `c` that a configuration with `working_set_bytes` of data is set
 /// against: `name`, or the smallest "<name>@<N>MiB" of at least that size; "" when `c` has none.
 std::string ceiling_for(const ceilings& c, const std::string& name, int64_t working_set_bytes);
-
-/// failed: the output (or the inputs afterwards) differed from the reference; error: the plugin
-/// or the device reported an error; crashed: the worker died (a signal, or an exit); timeout:
-/// the configuration exceeded its limit and the worker was killed.
-enum class status { verified, failed, error, skipped, crashed, timeout };
-inline constexpr int status_count = 6;
-
-/// "verified", "failed", "error", "skipped", "crashed", "timeout": as the JSON and the console
-/// write them.
-constexpr const char* to_string(status s)
-{
-    switch (s) {
-    case status::verified: return "verified";
-    case status::failed: return "failed";
-    case status::error: return "error";
-    case status::skipped: return "skipped";
-    case status::crashed: return "crashed";
-    case status::timeout: return "timeout";
-    }
-    return "?";
-}
 
 struct result {
     size_t plan_index = 0;   // its configuration's place in the suite's plan (config::index)

@@ -12,14 +12,6 @@
 
 namespace wb {
 
-std::string params_text(const param_map& family_params, const param_map& tunables)
-{
-    std::string s;
-    for (const auto* m : {&family_params, &tunables})
-        for (const auto& [k, v] : *m) s += (s.empty() ? "" : " ") + k + "=" + to_string(v);
-    return s;
-}
-
 namespace {
 
 /// Calls f(values) for every combination of the axes' values (the cartesian product).

@@ -3,6 +3,7 @@
 // errors naming the file, line and column.
 #pragma once
 
+#include "harness/common/json.h" // params_text
 #include "harness/plugins/plugins.h"
 #include "harness/plan/suite.h"
 
@@ -52,8 +53,5 @@ std::vector<config> shard_of(const std::vector<config>& plan, shard_spec s);
 /// A digest of the plan (every configuration's plugin and parameters, in order): shards of one
 /// suite, planned against the same plugins, share it; `merge` refuses shards that do not.
 std::string plan_digest(const std::vector<config>& plan);
-
-/// "n=1048576 block_size=256": family parameters, then tunables.
-std::string params_text(const param_map& family_params, const param_map& tunables);
 
 } // namespace wb

@@ -1,11 +1,11 @@
-// `wavebench compare BASE NEW`: two runs' results matched configuration by configuration, each
-// given a verdict from its samples (a two-sided Mann-Whitney U test and a minimum change of the
-// medians), its verification status and its kernels' resources. The JSON it builds is what the
-// console, markdown and JSON outputs print and what the report's compare view draws
-// (docs/compare.md describes it).
+// Two runs' results matched configuration by configuration, each given a verdict from its samples
+// (a two-sided Mann-Whitney U test and a minimum change of the medians), its verification status
+// and its kernels' resources (report/compare.cpp), and the comparison printed (compare_print.cpp).
+// The JSON it builds is what the console, markdown and JSON outputs print and what the report's
+// compare view draws (docs/compare.md describes it); `wavebench compare` is commands/compare_command.cpp.
 #pragma once
 
-#include "harness/history/history.h"
+#include "harness/report/results_reader.h"
 
 #include <nlohmann/json.hpp>
 
@@ -27,9 +27,6 @@ struct compare_options {
     bool allow_device_change = false;
 };
 
-/// --alpha, --threshold (in %) and --allow-device-change into `o`, as compare and report take them.
-void add_compare_options(CLI::App* cmd, compare_options& o);
-
 /// Compares NEW with BASE. Throws std::invalid_argument when they cannot be compared: a results
 /// document without samples (schema 2), or a different platform, device, wavefront width or
 /// toolchain without allow_device_change (the difference named).
@@ -38,7 +35,9 @@ nlohmann::json compare_runs(const run_input& base, const run_input& now, const c
 /// The comparison as a console table (`markdown`: a pull-request comment).
 void print_comparison(std::ostream& os, const nlohmann::json& cmp, bool markdown);
 
-/// Registers `wavebench compare`.
-void add_compare_command(CLI::App& app, command_list& commands);
+/// "+12.3%"; `whole`: no decimals from 10% on ("+146%"), for the narrow interval column.
+std::string percent_text(double x, bool sign = true, bool whole = false);
+/// A p-value in two significant digits.
+std::string p_text(double p);
 
 } // namespace wb

@@ -2,6 +2,7 @@
 // (report/console.h).
 #include "harness/report/console.h"
 
+#include "harness/common/json.h"
 #include "reference/reference.h"
 
 #include <nlohmann/json.hpp>
@@ -119,18 +120,6 @@ std::string markdown_cell(const std::string& s)
     return out;
 }
 
-nlohmann::ordered_json value_json(const value& v)
-{
-    if (auto i = std::get_if<int64_t>(&v)) return *i;
-    if (auto d = std::get_if<double>(&v)) return *d;
-    return std::get<std::string>(v);
-}
-
-template <class T> nlohmann::ordered_json or_null(const std::optional<T>& v)
-{
-    return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json();
-}
-
 /// A result's row for csv and json, the parameters aside: numbers as they are (ms, fractions).
 nlohmann::ordered_json row_json(const result& r)
 {
@@ -145,11 +134,11 @@ nlohmann::ordered_json row_json(const result& r)
             {"wall_ms", measured ? nlohmann::ordered_json(r.wall_ms.median) : nullptr},
             {"metric", verified ? nlohmann::ordered_json(r.metric_value) : nullptr},
             {"metric_unit", f ? f->metric.unit : ""},
-            {"fraction_of_ceiling", or_null(r.fraction_of_ceiling)},
-            {"speedup_vs_baseline", or_null(r.speedup_vs_baseline)},
-            {"model_speedup", or_null(r.model_speedup)},
-            {"model_issue_speedup", or_null(r.model_issue_speedup)},
-            {"speedup_vs_library", or_null(r.speedup_vs_library)},
+            {"fraction_of_ceiling", or_null<nlohmann::ordered_json>(r.fraction_of_ceiling)},
+            {"speedup_vs_baseline", or_null<nlohmann::ordered_json>(r.speedup_vs_baseline)},
+            {"model_speedup", or_null<nlohmann::ordered_json>(r.model_speedup)},
+            {"model_issue_speedup", or_null<nlohmann::ordered_json>(r.model_issue_speedup)},
+            {"speedup_vs_library", or_null<nlohmann::ordered_json>(r.speedup_vs_library)},
             {"registers", k && k->resources.registers >= 0 ? nlohmann::ordered_json(k->resources.registers) : nullptr},
             {"occupancy", occ ? nlohmann::ordered_json(k->occ->value) : nullptr},
             {"occupancy_max", occ ? nlohmann::ordered_json(k->occ->max) : nullptr},
@@ -397,7 +386,7 @@ void console_table::row(size_t index, const result& r)
         std::string line = csv_field(r.family) + "," + csv_field(r.variant);
         for (const auto& p : csv_params_) {
             const value* v = param_of(r, p);
-            line += "," + (v ? csv_cell(value_json(*v)) : "");
+            line += "," + (v ? csv_cell(value_json<nlohmann::ordered_json>(*v)) : "");
         }
         const nlohmann::ordered_json figures = row_json(r);
         for (const auto& [_, v] : figures.items()) line += "," + csv_cell(v);
@@ -405,10 +394,9 @@ void console_table::row(size_t index, const result& r)
         break;
     }
     case table_format::json: {
-        nlohmann::ordered_json j{
-            {"family", r.family}, {"variant", r.variant}, {"params", nlohmann::ordered_json::object()}};
-        for (const auto* m : {&r.family_params, &r.tunables})
-            for (const auto& [k, v] : *m) j["params"][k] = value_json(v);
+        nlohmann::ordered_json j{{"family", r.family},
+                                 {"variant", r.variant},
+                                 {"params", params_json<nlohmann::ordered_json>(r.family_params, r.tunables)}};
         j.update(row_json(r));
         os_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         break;
@@ -430,48 +418,6 @@ std::string console_table::heading(const layout& l) const
     }
     return wrapped(l.fam->name + ":", l.constants, console_width) + "\n" + l.line(heads) + "\n" +
            std::string(l.width(), '-') + "\n";
-}
-
-std::string clock_text(double seconds)
-{
-    const long s = long(seconds + 0.5);
-    char buf[32];
-    if (s < 3600) std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
-    else std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-    return buf;
-}
-
-progress_line::progress_line(std::ostream& os, const std::vector<config>& planned, bool shown)
-    : os_(os), planned_(planned), shown_(shown)
-{
-}
-
-void progress_line::start(size_t index)
-{
-    if (!shown_) return;
-    // The estimate: the time of each configuration done so far that ran (not skipped when
-    // planned) on average, times those left.
-    const double elapsed = std::chrono::duration<double>(clock::now() - began_).count();
-    size_t ran = 0, left = 0;
-    for (size_t i = 0; i < planned_.size(); ++i) (i < index ? ran : left) += planned_[i].skip.empty();
-    std::string line = "[" + std::to_string(index + 1) + "/" + std::to_string(planned_.size()) + "] " +
-                       clock_text(elapsed) + " elapsed";
-    if (ran > 0) line += ", ~" + clock_text(elapsed / double(ran) * double(left)) + " left";
-    const config& c = planned_.at(index);
-    line += ": " + c.plug->name() + " " + params_text(c.family_params, c.tunables);
-    // A line that wraps could not be rewritten in place: cut to the terminal's width.
-    winsize w{};
-    const size_t columns = ::ioctl(STDERR_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col > 0 ? w.ws_col : 80;
-    if (line.size() >= columns) line.resize(columns - 1);
-    os_ << "\r" << line << "\x1b[K" << std::flush;
-    drawn_ = true;
-}
-
-void progress_line::clear()
-{
-    if (!drawn_) return;
-    os_ << "\r\x1b[K" << std::flush;
-    drawn_ = false;
 }
 
 } // namespace wb

@@ -5,7 +5,6 @@
 // of two runs, the kernel-time spread of each configuration per run for the trend.
 #include "harness/report/html_report.h"
 
-#include "harness/commands/commands.h"
 #include "harness/common/files.h"
 #include "harness/common/utc_time.h"
 #include "harness/report/results_json.h"
@@ -37,48 +36,7 @@ std::string_view asset(const char* begin, const char* end)
     return {begin, size_t(reinterpret_cast<uintptr_t>(end) - reinterpret_cast<uintptr_t>(begin))};
 }
 
-/// Reads one input's results document; every error names the input and the result.
-struct checker {
-    std::string who; // "results.json", "run 12 (latest)"
-
-    [[noreturn]] void fail(const std::string& where, const std::string& what) const
-    {
-        throw std::invalid_argument(shown(who, 200) + ": " + where + what +
-                                    " (docs/results-schema.md describes the results)");
-    }
-    const json& field(const json& o, const char* key) const
-    {
-        static const json none;
-        const auto it = o.find(key);
-        return it == o.end() ? none : *it;
-    }
-    /// A number or null (also when absent).
-    json number(const json& o, const char* key, const std::string& where) const
-    {
-        const json& v = field(o, key);
-        if (!v.is_null() && !v.is_number()) fail(where, std::string(": '") + key + "' is not a number");
-        return v;
-    }
-    /// A string or null (also when absent).
-    json text(const json& o, const char* key, const std::string& where) const
-    {
-        const json& v = field(o, key);
-        if (!v.is_null() && !v.is_string()) fail(where, std::string(": '") + key + "' is not a string");
-        return v;
-    }
-    std::string name(const json& o, const char* key, const std::string& where) const
-    {
-        const json& v = field(o, key);
-        if (!v.is_string()) fail(where, std::string(": no '") + key + "' string");
-        return v.get<std::string>();
-    }
-    const json& object(const json& o, const char* key, const std::string& where) const
-    {
-        const json& v = field(o, key);
-        if (!v.is_null() && !v.is_object()) fail(where, std::string(": '") + key + "' is not an object");
-        return v;
-    }
-};
+using checker = results_reader; // every error names the input and the result
 
 /// A kernel's AMD figures on one target, as the page shows them.
 json amd_target_json(const json& t, const checker& c, const std::string& where)
@@ -118,12 +76,8 @@ json kernel_json(const json& k, const checker& c, const std::string& where)
 /// The kernel time's spread in one result: from its samples (schema 3), else its summary.
 json spread_json(const json& r, const checker& c, const std::string& where)
 {
-    std::vector<double> x;
-    if (const json& s = c.field(r, "samples_ms"); s.is_array())
-        for (const json& v : s) {
-            if (!v.is_number()) c.fail(where, ": 'samples_ms' holds something that is no number");
-            x.push_back(v.get<double>());
-        }
+    std::vector<double> x; // samples_ms of another type: none, as before schema 3
+    if (c.field(r, "samples_ms").is_array()) x = *c.samples(r, where);
     if (x.empty()) {
         const json& st = c.object(r, "time_ms_stats", where);
         const json median = c.number(r, "time_ms", where);
@@ -148,11 +102,15 @@ json spread_json(const json& r, const checker& c, const std::string& where)
 /// One result as the page uses it.
 json result_json(const json& r, const checker& c, size_t index)
 {
-    const std::string where = "result " + std::to_string(index + 1);
+    const std::string where = result_place(index);
     if (!r.is_object()) c.fail(where, " is not an object");
-    json out{{"family", c.name(r, "family", where)},
-             {"variant", c.name(r, "variant", where)},
-             {"status", c.name(r, "status", where)}};
+    json out{{"family", c.name(r, "family", where)}, {"variant", c.name(r, "variant", where)}};
+    const std::string st = c.name(r, "status", where);
+    try {
+        out["status"] = to_string(status_from_string(st));
+    } catch (const std::invalid_argument& e) {
+        c.fail(where, std::string(": ") + e.what());
+    }
     const json& params = c.field(r, "params");
     if (!params.is_object()) c.fail(where, ": no 'params' object");
     out["params"] = json::object();
@@ -182,8 +140,7 @@ json result_json(const json& r, const checker& c, size_t index)
 std::vector<json> results_of(const run_input& in)
 {
     const checker c{in.label};
-    const json& results = c.field(in.doc, "results");
-    if (!results.is_array()) c.fail("", "no 'results' array");
+    const json& results = c.results(in.doc);
     std::vector<json> out;
     for (size_t i = 0; i < results.size(); ++i) out.push_back(result_json(results[i], c, i));
     return out;
@@ -238,12 +195,6 @@ json run_json(const run_input& in, const std::vector<json>& results)
             {"counts", counts}};
 }
 
-std::string started_of(const run_input& in)
-{
-    const auto it = in.doc.find("started");
-    return it != in.doc.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
 /// The runs of the trend, oldest first, and each verified configuration's kernel-time spread in
 /// each of them.
 json trend_json(std::vector<run_input> runs)
@@ -255,7 +206,7 @@ json trend_json(std::vector<run_input> runs)
         out["runs"].push_back(run_json(runs[i], results));
         std::map<std::string, int> seen; // a configuration a suite repeats: numbered in order
         for (const json& r : results) {
-            if (r["status"] != "verified" || r["spread"].is_null()) continue;
+            if (status_of(r) != status::verified || r["spread"].is_null()) continue;
             const std::string key = r["family"].get<std::string>() + "/" + r["variant"].get<std::string>() + " " + r["params"].dump();
             json p = r["spread"];
             p["run"] = i;
@@ -278,60 +229,6 @@ std::string script_json(const json& j)
     out.reserve(text.size());
     for (char ch : text) out += ch == '<' ? std::string("\\u003c") : std::string(1, ch);
     return out;
-}
-
-bool same_run(const run_input& a, const run_input& b)
-{
-    if (a.id && b.id) return *a.id == *b.id;
-    return started_of(a) == started_of(b) && a.doc.value("device", json::object()) == b.doc.value("device", json::object());
-}
-
-struct report_options {
-    std::vector<std::string> inputs;
-    std::string out, db;
-    size_t trend = 0;
-    compare_options compare; // the compare view's
-};
-
-int report_command(const report_options& o)
-{
-    std::vector<std::filesystem::path> files;
-    for (const auto& arg : o.inputs) {
-        std::error_code ec;
-        if (std::filesystem::exists(arg, ec)) files.emplace_back(arg);
-    }
-    check_output(o.out, "--out", files);
-    const auto inputs = load_run_inputs(o.inputs, o.db);
-    std::vector<run_input> trend;
-    if (o.trend) {
-        size_t newest = 0;
-        for (size_t i = 1; i < inputs.size(); ++i)
-            if (started_of(inputs[i]) >= started_of(inputs[newest])) newest = i;
-        const json& d = inputs[newest].doc;
-        trend = history_runs(o.db, d["suite"].value("name", ""), d["platform"].get<std::string>(),
-                             d["device"].value("name", ""), o.trend);
-        if (std::none_of(trend.begin(), trend.end(), [&](const run_input& r) { return same_run(r, inputs[newest]); }))
-            trend.push_back(inputs[newest]);
-    } else if (inputs.size() >= 3) {
-        trend = inputs;
-    }
-    const json data = report_data(inputs, trend, o.compare);
-    write_output(o.out, report_page(data));
-
-    const json& newest = data["runs"][data["newest"].get<size_t>()];
-    std::cout << "wrote " << shown(o.out, 200) << ": " << data["results"].size() << " results of suite "
-              << shown(newest["suite"].is_string() ? newest["suite"].get<std::string>() : "?", 64) << " on "
-              << shown(newest["device"].is_string() ? newest["device"].get<std::string>() : "?", 80);
-    if (data["compare"].is_object() && !data["compare"].contains("error")) std::cout << ", the comparison of the two runs";
-    if (data["trend"].is_object()) std::cout << ", the trend of " << data["trend"]["runs"].size() << " runs";
-    std::cout << "\n";
-    if (data["compare"].contains("error"))
-        std::cerr << "warning: the two runs cannot be compared (the page says why): "
-                  << shown(data["compare"]["error"].get<std::string>(), 2000) << "\n";
-    if (o.trend && trend.size() < 2)
-        std::cerr << "warning: --trend: the history holds no other run of this suite, platform and device; the page "
-                     "shows no trend\n";
-    return exit_ok;
 }
 
 } // namespace
@@ -381,28 +278,6 @@ std::string report_page(const json& data)
         at = close + 2;
     }
     return out.append(page.substr(at));
-}
-
-void add_report_command(CLI::App& app, command_list& commands)
-{
-    auto o = std::make_shared<report_options>();
-    auto* cmd = app.add_subcommand(
-        "report", "Write one self-contained HTML page of runs (works offline): throughput, speedups and fraction of "
-                  "the ceiling per family, converge against its model, AMD figures; two runs compared, several as a trend");
-    cmd->add_option("inputs", o->inputs,
-                    "results files, or runs of the history: ids, latest, previous, baseline. The newest is drawn in "
-                    "full; two are also compared (the first is BASE, as in `compare`); three or more, also their trend")
-        ->required()
-        ->check(a_path)
-        ->type_name("FILE|RUN");
-    cmd->add_option("-o,--out", o->out, "the HTML file to write (never one of the inputs)")->required()->check(a_path);
-    cmd->add_option("--trend", o->trend,
-                    "the trend of the newest N runs in the history of the newest input's suite, platform and device (in "
-                    "place of the inputs' own)")
-        ->check(integer(2, 100000));
-    add_compare_options(cmd, o->compare); // for the compare view of two inputs
-    add_db_option(cmd, o->db, "take run ids, names and --trend from");
-    commands.push_back({cmd, [o] { return report_command(*o); }});
 }
 
 } // namespace wb

@@ -1,13 +1,11 @@
-// `wavebench report`: one self-contained HTML page of one or more runs (results files or runs of
-// the history). Per family, each variant's throughput, speedups and fraction of the ceiling across
+// What `wavebench report` (commands/report_command.cpp) writes: one self-contained HTML page of
+// one or more runs (results files or runs of the history). Per family, each variant's throughput, speedups and fraction of the ceiling across
 // sizes; converge's measured speedup against the model; AMD static figures per target; for two
 // runs the compare view, for several the trend. The charts are Vega-Lite, built into the binary
 // with the page's template (harness/report/report_page.html, cmake/report_assets.cmake); the page makes
 // no request and reads the results only as data.
 #pragma once
 
-#include "harness/commands/cli.h"
-#include "harness/history/history.h"
 #include "harness/report/compare.h"
 
 #include <nlohmann/json.hpp>
@@ -29,8 +27,5 @@ nlohmann::json report_data(const std::vector<run_input>& inputs, const std::vect
 /// The page: the template with the vendored scripts and `data` inlined (every '<' of the data
 /// escaped, so nothing in it can end its <script>).
 std::string report_page(const nlohmann::json& data);
-
-/// Registers `wavebench report`.
-void add_report_command(CLI::App& app, command_list& commands);
 
 } // namespace wb

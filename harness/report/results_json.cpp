@@ -1,6 +1,7 @@
 #include "harness/report/results_json.h"
 
 #include "harness/common/files.h"
+#include "harness/common/json.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,20 +15,11 @@ namespace wb {
 
 namespace {
 
-nlohmann::json value_json(const value& v)
-{
-    if (auto i = std::get_if<int64_t>(&v)) return *i;
-    if (auto d = std::get_if<double>(&v)) return *d;
-    return std::get<std::string>(v);
-}
-
 nlohmann::json stats_json(const summary& s)
 {
     return {{"min", s.min},       {"median", s.median},         {"max", s.max},
             {"mean", s.mean},     {"rel_stddev", s.rel_stddev}, {"samples", s.samples}};
 }
-
-template <class T> nlohmann::json opt(const std::optional<T>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
 
 nlohmann::json known(int64_t v) { return v >= 0 ? nlohmann::json(v) : nlohmann::json(); }
 
@@ -68,9 +60,7 @@ nlohmann::json kernel_json(const kernel_report& k)
 
 nlohmann::json result_json(const result& r, const std::string& unit, const std::string& metric_name)
 {
-    nlohmann::json params = nlohmann::json::object();
-    for (const auto* m : {&r.family_params, &r.tunables})
-        for (const auto& [k, v] : *m) params[k] = value_json(v);
+    const nlohmann::json params = params_json(r.family_params, r.tunables);
     const bool measured = r.time_ms.samples > 0;
     nlohmann::json kernels = nlohmann::json::array();
     for (const auto& k : r.kernels) kernels.push_back(kernel_json(k));
@@ -101,12 +91,12 @@ nlohmann::json result_json(const result& r, const std::string& unit, const std::
             {"metric",
              r.st == status::verified ? nlohmann::json{{"name", metric_name}, {"value", r.metric_value}, {"unit", unit}}
                                       : nlohmann::json()},
-            {"fraction_of_ceiling", opt(r.fraction_of_ceiling)},
+            {"fraction_of_ceiling", or_null(r.fraction_of_ceiling)},
             {"ceiling", r.ceiling.empty() ? nlohmann::json() : nlohmann::json(r.ceiling)},
-            {"speedup_vs_baseline", opt(r.speedup_vs_baseline)},
-            {"speedup_vs_library", opt(r.speedup_vs_library)},
-            {"model_speedup", opt(r.model_speedup)},
-            {"model_issue_speedup", opt(r.model_issue_speedup)},
+            {"speedup_vs_baseline", or_null(r.speedup_vs_baseline)},
+            {"speedup_vs_library", or_null(r.speedup_vs_library)},
+            {"model_speedup", or_null(r.model_speedup)},
+            {"model_issue_speedup", or_null(r.model_issue_speedup)},
             {"kernels", kernels}};
 }
 
@@ -193,6 +183,26 @@ nlohmann::json results_document(const run_context& ctx, const std::vector<result
                                                     {"plan_configs", ctx.plan_configs},
                                                     {"plan_digest", ctx.plan_digest}}
                                    : nlohmann::json(); // a whole run
+    return doc;
+}
+
+nlohmann::json merged_document(const nlohmann::json& first, const merged_run& m)
+{
+    nlohmann::json doc = first;
+    doc["shard"] = nullptr; // the whole run
+    doc["command"] = m.command;
+    doc["started"] = m.started;
+    doc["complete"] = m.complete;
+    doc["devices"] = m.devices;
+    if (!m.devices.empty()) {
+        nlohmann::json d = m.devices[0];
+        d.erase("ordinal");
+        d.erase("host");
+        doc["device"] = d;
+    }
+    doc["plugins_rejected"] = m.plugins_rejected;
+    doc["merged_from"] = m.merged_from;
+    doc["results"] = m.results;
     return doc;
 }
 

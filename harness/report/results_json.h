@@ -50,6 +50,18 @@ struct run_context {
 
 nlohmann::json results_document(const run_context& ctx, const std::vector<result>& results, bool complete);
 
+/// What joining the shards of a run found (commands/merge_command.cpp).
+struct merged_run {
+    std::string command, started;
+    bool complete = true;
+    nlohmann::json devices, results, merged_from, plugins_rejected; // arrays
+};
+
+/// The results document of a run merged from its shards: the first shard's document `first` (they
+/// share its suite, settings and platform) with what merging found in place of its own; a whole
+/// run, no shard, whose device is its first device.
+nlohmann::json merged_document(const nlohmann::json& first, const merged_run& m);
+
 /// Writes through a temporary file and a rename: a reader never sees half a document.
 void write_json(const std::filesystem::path& path, const nlohmann::json& doc);
 

@@ -2,6 +2,7 @@
 #include "harness/worker/wire.h"
 
 #include "harness/report/results_json.h"
+#include "harness/common/json.h"
 
 #include <algorithm>
 #include <cmath>
@@ -113,7 +114,6 @@ std::vector<double> samples_from(const json& j, const result& r)
     return v;
 }
 
-json opt(const std::optional<double>& v) { return v ? json(*v) : json(); }
 std::optional<double> opt_from(const json& j) { return j.is_null() ? std::nullopt : std::optional<double>(j.get<double>()); }
 
 json to_json(const kernel_report& k)
@@ -163,8 +163,8 @@ json to_json(const result& r)
             {"samples", {r.samples_ms, r.wall_samples_ms}},
             {"prepare_ms", r.prepare_ms},
             {"metric_value", r.metric_value},
-            {"model_speedup", opt(r.model_speedup)},
-            {"model_issue_speedup", opt(r.model_issue_speedup)},
+            {"model_speedup", or_null(r.model_speedup)},
+            {"model_issue_speedup", or_null(r.model_issue_speedup)},
             {"noisy", r.noisy},
             {"kernels", kernels}};
 }

@@ -1,0 +1,78 @@
+// `wavebench compare BASE NEW`: two runs (results files or runs of the history) compared
+// (report/compare.h) and printed as a table, markdown or JSON; exit 1 on a regression.
+#include "harness/commands/compare_command.h"
+
+#include "harness/common/files.h"
+#include "harness/history/history.h"
+
+#include <cmath>
+#include <iostream>
+#include <memory>
+
+namespace wb {
+
+void add_compare_options(CLI::App* cmd, compare_options& o)
+{
+    cmd->add_option("--alpha", o.alpha, "significance level of the two-sided Mann-Whitney U test")
+        ->capture_default_str()
+        ->check(real(1e-9, 0.5));
+    cmd->add_option_function<double>(
+           "--threshold", [&o](double pct) { o.threshold = pct / 100; },
+           "the smallest change of the median kernel time that counts, in %")
+        ->default_str(std::to_string(int(std::round(100 * o.threshold))))
+        ->check(real(0, 1000));
+    cmd->add_flag("--allow-device-change", o.allow_device_change,
+                  "compare runs from different devices, platforms, wavefront widths or toolchains (refused otherwise)");
+}
+
+namespace {
+
+struct compare_command_options {
+    std::string base, now, db, format = "table";
+    compare_options compare;
+    std::vector<std::string> fail_on;
+};
+
+int compare_command(const compare_command_options& o)
+{
+    compare_options co = o.compare;
+    if (!o.fail_on.empty()) co.fail_on = {o.fail_on.begin(), o.fail_on.end()};
+    if (co.fail_on.count("none") && co.fail_on.size() > 1)
+        throw std::invalid_argument("--fail-on none cannot be combined with anything else");
+    const auto runs = load_run_inputs({o.base, o.now}, o.db);
+    const nlohmann::json cmp = compare_runs(runs.at(0), runs.at(1), co);
+    if (o.format == "json") std::cout << cmp.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    else print_comparison(std::cout, cmp, o.format == "markdown");
+    return cmp["regressed"].get<bool>() ? 1 : 0;
+}
+
+} // namespace
+
+void add_compare_command(CLI::App& app, command_list& commands)
+{
+    auto o = std::make_shared<compare_command_options>();
+    auto* cmd = app.add_subcommand(
+        "compare", "Compare two runs configuration by configuration: faster, slower, same or noisy (Mann-Whitney U "
+                   "test and a minimum change), verification and resource changes; exit 1 on a regression");
+    cmd->add_option("base", o->base, "BASE: a results file, or a run of the history: an id, latest, previous, baseline")
+        ->required()
+        ->check(a_path);
+    cmd->add_option("new", o->now, "NEW: as BASE")->required()->check(a_path);
+    add_compare_options(cmd, o->compare);
+    cmd->add_option("--fail-on", o->fail_on,
+                    "what makes the exit status 1: slower, failed (verified in BASE, not in NEW), resources (more "
+                    "registers, LDS, scratch or spills, less occupancy), missing (in BASE, not in NEW), any, none; "
+                    "repeatable or comma-separated (default: slower,failed,resources)")
+        ->delimiter(',')
+        ->check([](const std::string& s) -> std::string {
+            return fail_on_names.count(s) ? ""
+                                          : "'" + shorten(s) + "' is not one of slower, failed, resources, missing, any, none";
+        });
+    cmd->add_option("--format", o->format, "table, markdown (a pull-request comment) or json")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"table", "markdown", "json"}));
+    add_db_option(cmd, o->db, "take run ids and names from");
+    commands.push_back({cmd, [o] { return compare_command(*o); }});
+}
+
+} // namespace wb

@@ -1,0 +1,34 @@
+// A configuration's parameters as text (common/json.h).
+#include "harness/common/json.h"
+
+namespace wb {
+
+namespace {
+
+void append_param(std::string& s, const std::string& key, const std::string& text)
+{
+    s += (s.empty() ? "" : " ") + key + "=" + text;
+}
+
+} // namespace
+
+std::string value_text(const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+std::string params_text(const param_map& family_params, const param_map& tunables)
+{
+    std::string s;
+    for (const auto* m : {&family_params, &tunables})
+        for (const auto& [k, v] : *m) append_param(s, k, to_string(v));
+    return s;
+}
+
+std::string params_text(const nlohmann::json& params, const std::set<std::string>& leave_out)
+{
+    std::string s;
+    if (params.is_object())
+        for (const auto& [k, v] : params.items())
+            if (!leave_out.count(k)) append_param(s, k, value_text(v));
+    return s;
+}
+
+} // namespace wb

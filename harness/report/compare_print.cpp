@@ -1,0 +1,187 @@
+// A comparison (report/compare.h) printed: a console table, or markdown for a pull-request comment,
+// each followed by the notes that say why a configuration is noisy, failed, new or missing.
+#include "harness/report/compare.h"
+
+#include "harness/common/files.h"
+#include "harness/common/json.h"
+#include "harness/report/results_json.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <ostream>
+#include <set>
+
+namespace wb {
+
+namespace {
+
+using json = nlohmann::json;
+using row_cells = std::array<std::string, 8>;
+
+/// Per family, the parameters with one value wherever they appear ("block_size=256"; a tunable
+/// only some variants have counts too): said once under the console table, so the column keeps
+/// what tells the rows apart.
+std::map<std::string, json> common_params(const json& rows)
+{
+    std::map<std::string, std::map<std::string, std::set<std::string>>> values; // family, key: values
+    std::map<std::string, json> first;                                          // family, key: a value
+    for (const auto& e : rows)
+        if (e["params"].is_object())
+            for (const auto& [k, v] : e["params"].items()) {
+                values[e["family"]][k].insert(v.dump());
+                first[e["family"]][k] = v;
+            }
+    std::map<std::string, json> common;
+    for (const auto& e : rows) common[e["family"]] = json::object();
+    for (const auto& [family, keys] : values)
+        for (const auto& [k, v] : keys)
+            if (v.size() == 1) common[family][k] = first[family][k];
+    return common;
+}
+
+std::string ms_or_dash(const json& side)
+{
+    return side.is_object() && side["median_ms"].is_number() ? format_ms(side["median_ms"].get<double>()) : "-";
+}
+
+std::string ci_text(const json& e)
+{
+    return e["ci"].is_array() ? "[" + percent_text(e["ci"][0].get<double>(), true, true) + ", " +
+                                    percent_text(e["ci"][1].get<double>(), true, true) + "]"
+                              : "-";
+}
+
+std::string resource_text(const json& c)
+{
+    std::string s = c["kernel"].get<std::string>();
+    if (c["target"].is_string()) s += " " + c["target"].get<std::string>();
+    return s + " " + c["field"].get<std::string>() + " " + value_text(c["base"]) + " -> " + value_text(c["new"]) +
+           (c["worse"].get<bool>() ? " (worse)" : "");
+}
+
+std::string summary_line(const json& cmp)
+{
+    std::string s;
+    for (const auto& [k, v] : cmp["counts"].items())
+        if (v.get<int>() > 0) s += (s.empty() ? "" : ", ") + std::to_string(v.get<int>()) + " " + k;
+    if (cmp["resource_regressions"].get<size_t>() > 0)
+        s += "; " + std::to_string(cmp["resource_regressions"].get<size_t>()) + " resource regressions";
+    std::string r;
+    for (const auto& x : cmp["regressions"]) r += (r.empty() ? "" : ", ") + x.get<std::string>();
+    return (s.empty() ? "nothing to compare" : s) + (r.empty() ? "; no regression" : "; regressed: " + r);
+}
+
+/// The comparison as a markdown table of the configurations that changed, and one of all.
+void print_markdown(std::ostream& os, const json& cmp, const row_cells& head, const std::vector<row_cells>& cells)
+{
+    const json& rows = cmp["configurations"];
+    os << "### wavebench compare: " << cmp["base"]["label"].get<std::string>() << " → "
+       << cmp["new"]["label"].get<std::string>() << "\n\n" << summary_line(cmp) << "\n\n";
+    auto line = [&](const row_cells& c) {
+        os << "|";
+        for (const auto& x : c) {
+            std::string cell; // a '|' from a results file must not end the cell
+            for (char ch : x) cell += ch == '|' ? "\\|" : std::string(1, ch);
+            os << " " << cell << " |";
+        }
+        os << "\n";
+    };
+    auto table = [&](bool all) {
+        line(head);
+        os << "|---|---|---|--:|--:|--:|--:|--:|\n";
+        for (size_t i = 0; i < rows.size(); ++i)
+            if (all || rows[i]["verdict"] != "same") line(cells[i]);
+    };
+    const bool changes = std::any_of(rows.begin(), rows.end(), [](const json& e) { return e["verdict"] != "same"; });
+    if (changes) table(false);
+    else os << "Every configuration is the same.\n";
+    os << "\n<details><summary>all " << rows.size() << " configurations</summary>\n\n";
+    table(true);
+    os << "\n</details>\n";
+}
+
+/// The comparison as a console table in 120 columns, and the parameters every row of a family shares.
+void print_table(std::ostream& os, const json& cmp, const row_cells& head, const std::vector<row_cells>& cells,
+                 const std::map<std::string, json>& common)
+{
+    std::array<size_t, 8> w{};
+    for (size_t c = 0; c < 8; ++c) {
+        w[c] = head[c].size();
+        for (const auto& r : cells) w[c] = std::max(w[c], r[c].size());
+    }
+    // The parameters take what 120 columns leave (at least 12).
+    size_t others = 2 * 7;
+    for (size_t c = 0; c < 8; ++c) others += c == 2 ? 0 : w[c];
+    w[2] = std::min(w[2], std::max<size_t>(12, 120 - std::min<size_t>(others, 108)));
+    os << "BASE " << cmp["base"]["label"].get<std::string>() << "\nNEW  " << cmp["new"]["label"].get<std::string>()
+       << "\n\n";
+    auto line = [&](const row_cells& c) {
+        std::string s;
+        for (size_t i = 0; i < 8; ++i) {
+            const std::string x = i == 2 && c[i].size() > w[i] ? c[i].substr(0, w[i] - 3) + "..." : c[i];
+            const std::string pad(w[i] - x.size(), ' ');
+            s += (i ? "  " : "") + (i >= 3 ? pad + x : x + pad); // the figures to the right
+        }
+        while (!s.empty() && s.back() == ' ') s.pop_back();
+        os << s << "\n";
+    };
+    line(head);
+    size_t total = 0;
+    for (size_t c : w) total += c + 2;
+    os << std::string(total - 2, '-') << "\n";
+    for (const auto& r : cells) line(r);
+    std::string same_everywhere;
+    for (const auto& [family, params] : common)
+        if (!params.empty()) same_everywhere += "  " + shown(family, 80) + ": " + shown(params_text(params), 400) + "\n";
+    if (!same_everywhere.empty()) os << "\nin every row of the family:\n" << same_everywhere;
+}
+
+/// Why a configuration is noisy, failed, new, missing..., each resource change, and how the runs differed.
+void print_notes(std::ostream& os, const json& cmp, const std::vector<row_cells>& cells, bool markdown)
+{
+    const json& rows = cmp["configurations"];
+    std::string notes;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const json& e = rows[i];
+        const std::string v = e["verdict"];
+        std::string what = v != "same" && v != "slower" && v != "faster" ? e["reason"].get<std::string>() : ""; // those: in the table
+        for (const auto& c : e["resources"]) what += (what.empty() ? "" : "; ") + resource_text(c);
+        if (!what.empty())
+            notes += (markdown ? "- " : "  ") + cells[i][1] + " " + cells[i][2] + ": " + cells[i][0] + ": " + what + "\n";
+    }
+    for (const auto& d : cmp["differences"])
+        notes += std::string(markdown ? "- " : "  ") + "ran differently: " + d.get<std::string>() + "\n";
+    if (!notes.empty()) os << "\n" << (markdown ? "" : "notes:\n") << notes;
+}
+
+} // namespace
+
+void print_comparison(std::ostream& os, const json& cmp, bool markdown)
+{
+    const json& rows = cmp["configurations"];
+    const std::string interval =
+        std::to_string(int(std::round(100 * (1 - cmp["options"]["alpha"].get<double>())))) + "% CI";
+    const auto common = common_params(rows);
+    auto keys_of = [&](const json& e) {
+        std::set<std::string> k;
+        if (!markdown)
+            for (const auto& [key, v] : common.at(e["family"].get<std::string>()).items()) k.insert(key);
+        return k;
+    };
+    std::vector<row_cells> cells;
+    for (const auto& e : rows)
+        cells.push_back({e["verdict"].get<std::string>(),
+                         shown(e["family"].get<std::string>() + "/" + e["variant"].get<std::string>(), 80),
+                         shown(params_text(e["params"], keys_of(e)), 400), ms_or_dash(e["base"]), ms_or_dash(e["new"]),
+                         e["change"].is_number() ? percent_text(e["change"].get<double>()) : "-", ci_text(e),
+                         e["p_value"].is_number() ? p_text(e["p_value"].get<double>()) : "-"});
+    const row_cells head{"verdict", "benchmark", "params", "base", "new", "change", interval, "p"};
+    if (markdown) print_markdown(os, cmp, head, cells);
+    else print_table(os, cmp, head, cells, common);
+    print_notes(os, cmp, cells, markdown);
+    if (!markdown) os << "\n" << summary_line(cmp) << "\n";
+}
+
+} // namespace wb

@@ -1,0 +1,140 @@
+// harness/report/compare.h: the verdicts of compare_runs on results built here: a clear slowdown
+// is a regression, noise and changes under the threshold are not, configurations only one run has
+// are new or missing, and a configuration that stopped verifying fails the comparison.
+#define BOOST_TEST_MODULE compare_verdicts
+#include <boost/test/unit_test.hpp>
+
+#include "harness/report/compare.h"
+
+#include <string>
+#include <vector>
+
+namespace {
+
+using json = nlohmann::json;
+
+/// `count` kernel times around `ms`, each `spread` (a fraction) apart.
+std::vector<double> times(double ms, double spread, int count = 25)
+{
+    std::vector<double> x;
+    for (int i = 0; i < count; ++i) x.push_back(ms * (1 + spread * i));
+    return x;
+}
+
+json result(const std::string& variant, int64_t n, const std::string& status, const std::vector<double>& samples)
+{
+    return {{"family", "reduce"}, {"variant", variant}, {"params", {{"n", n}}},
+            {"status", status},   {"samples_ms", samples}};
+}
+
+wb::run_input run(const std::string& label, const std::vector<json>& results)
+{
+    json doc{{"schema_version", 4},
+             {"platform", "cpu"},
+             {"toolchain", "c++ 12"},
+             {"platform_options", {{"warp_size", 32}}},
+             {"suite", {{"name", "quick"}}},
+             {"device", {{"name", "Test CPU"}, {"arch", "x86_64"}}},
+             {"results", results}};
+    return {label, doc, std::nullopt};
+}
+
+/// The verdict of the one configuration of `variant` in `cmp`.
+std::string verdict_of(const json& cmp, const std::string& variant)
+{
+    for (const json& e : cmp["configurations"])
+        if (e["variant"] == variant) return e["verdict"];
+    return "absent";
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_clear_slowdown_is_a_regression)
+{
+    const auto base = run("base", {result("tree", 1024, "verified", times(1.0, 0.001))});
+    const auto now = run("new", {result("tree", 1024, "verified", times(1.3, 0.001))});
+    const json cmp = wb::compare_runs(base, now, {});
+    BOOST_TEST(verdict_of(cmp, "tree") == "slower");
+    BOOST_TEST(cmp["regressed"].get<bool>());
+    BOOST_TEST((cmp["regressions"] == json::array({"slower"})));
+    // The same change the other way is faster, and no regression.
+    const json back = wb::compare_runs(now, base, {});
+    BOOST_TEST(verdict_of(back, "tree") == "faster");
+    BOOST_TEST(!back["regressed"].get<bool>());
+}
+
+BOOST_AUTO_TEST_CASE(noise_and_small_changes_are_no_regression)
+{
+    // 1% slower: under the 5% threshold however sure the test is.
+    const auto base = run("base", {result("tree", 1024, "verified", times(1.0, 0.001))});
+    const json small = wb::compare_runs(base, run("new", {result("tree", 1024, "verified", times(1.01, 0.001))}), {});
+    BOOST_TEST(verdict_of(small, "tree") == "same");
+    BOOST_TEST(!small["regressed"].get<bool>());
+    // Medians 10% apart in samples that overlap widely: noisy, not slower.
+    std::vector<double> wide_b, wide_n;
+    for (int i = 0; i < 12; ++i) {
+        wide_b.push_back(i % 2 ? 0.5 + 0.01 * i : 1.5 + 0.01 * i);
+        wide_n.push_back(i % 2 ? 0.55 + 0.01 * i : 1.6 + 0.01 * i);
+    }
+    const json noisy = wb::compare_runs(run("base", {result("tree", 1024, "verified", wide_b)}),
+                                        run("new", {result("tree", 1024, "verified", wide_n)}), {});
+    BOOST_TEST(verdict_of(noisy, "tree") == "noisy");
+    BOOST_TEST(!noisy["regressed"].get<bool>());
+    // Too few samples for the test to reach the significance level: noisy.
+    const json few = wb::compare_runs(run("base", {result("tree", 1024, "verified", times(1.0, 0.001, 3))}),
+                                      run("new", {result("tree", 1024, "verified", times(2.0, 0.001, 3))}), {});
+    BOOST_TEST(verdict_of(few, "tree") == "noisy");
+    BOOST_TEST(few["configurations"][0]["reason"].get<std::string>().find("too few") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(configurations_only_one_run_has_are_new_or_missing)
+{
+    const auto base = run("base", {result("tree", 1024, "verified", times(1.0, 0.001)),
+                                   result("atomic", 1024, "verified", times(1.0, 0.001))});
+    const auto now = run("new", {result("tree", 1024, "verified", times(1.0, 0.001)),
+                                 result("tree", 4096, "verified", times(4.0, 0.001))});
+    const json cmp = wb::compare_runs(base, now, {});
+    BOOST_TEST(verdict_of(cmp, "atomic") == "missing");
+    BOOST_TEST((cmp["counts"]["new"] == 1));
+    BOOST_TEST((cmp["counts"]["missing"] == 1));
+    BOOST_TEST((cmp["counts"]["same"] == 1));
+    BOOST_TEST(!cmp["regressed"].get<bool>()); // missing fails only when asked
+    wb::compare_options o;
+    o.fail_on = {"missing"};
+    BOOST_TEST((wb::compare_runs(base, now, o)["regressions"] == json::array({"missing"})));
+}
+
+BOOST_AUTO_TEST_CASE(a_failed_verification_fails_the_comparison)
+{
+    const auto base = run("base", {result("tree", 1024, "verified", times(1.0, 0.001))});
+    auto failed = result("tree", 1024, "failed", {});
+    failed["error"] = "element 7 is 5, expected 4";
+    const json cmp = wb::compare_runs(base, run("new", {failed}), {});
+    BOOST_TEST(verdict_of(cmp, "tree") == "failed");
+    BOOST_TEST(cmp["configurations"][0]["reason"].get<std::string>() ==
+               "verified in BASE, failed in NEW: element 7 is 5, expected 4");
+    BOOST_TEST((cmp["regressions"] == json::array({"failed"})));
+    // The other way it is fixed; failing in both is not verified; neither is a regression.
+    BOOST_TEST(verdict_of(wb::compare_runs(run("base", {failed}), base, {}), "tree") == "fixed");
+    const json both = wb::compare_runs(run("base", {failed}), run("new", {failed}), {});
+    BOOST_TEST(verdict_of(both, "tree") == "not verified");
+    BOOST_TEST(!both["regressed"].get<bool>());
+}
+
+BOOST_AUTO_TEST_CASE(runs_that_cannot_be_compared_are_refused_saying_why)
+{
+    auto old = run("old.json", {result("tree", 1024, "verified", times(1.0, 0.001))});
+    old.doc["schema_version"] = 2;
+    BOOST_CHECK_EXCEPTION(wb::compare_runs(old, old, {}), std::invalid_argument, [](const std::invalid_argument& e) {
+        return std::string(e.what()).find("BASE (old.json): results of schema_version 2") != std::string::npos;
+    });
+    auto other = run("other", {});
+    other.doc["device"]["name"] = "Other CPU";
+    const auto base = run("base", {});
+    BOOST_CHECK_EXCEPTION(wb::compare_runs(base, other, {}), std::invalid_argument, [](const std::invalid_argument& e) {
+        return std::string(e.what()).find("device 'Test CPU' in BASE, 'Other CPU' in NEW") != std::string::npos;
+    });
+    wb::compare_options allow;
+    allow.allow_device_change = true;
+    BOOST_TEST(wb::compare_runs(base, other, allow)["differences"].size() == 1u);
+}
