@@ -31,8 +31,9 @@ macro(wavebench_enable_cuda)
   endif()
 endmacro()
 
-# Builds one shared module with hipcc for every AMD target. CMake 3.25's HIP language expects a
-# ROCm tree laid out as AMD ships it, which Debian's is not; hipcc is driven directly.
+# Builds one shared module with hipcc for every AMD target, with the options after `source` added
+# (-D...). CMake 3.25's HIP language expects a ROCm tree laid out as AMD ships it, which Debian's
+# is not; hipcc is driven directly.
 function(wavebench_hipcc_module target output source)
   set(archs)
   foreach(t IN LISTS WAVEBENCH_AMD_TARGETS)
@@ -43,7 +44,7 @@ function(wavebench_hipcc_module target output source)
   add_custom_command(OUTPUT ${output}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
     COMMAND ${WAVEBENCH_HIPCC} ${archs} -std=c++20 -O3 -fPIC -shared -fvisibility=hidden -Wall -x hip
-            -ffile-prefix-map=${PROJECT_SOURCE_DIR}/= -I${WAVEBENCH_INCLUDE_DIR} ${source} -o ${output}
+            -ffile-prefix-map=${PROJECT_SOURCE_DIR}/= -I${WAVEBENCH_INCLUDE_DIR} ${ARGN} ${source} -o ${output}
             -MD -MF ${dep}
     DEPENDS ${source}
     DEPFILE ${dep}
@@ -133,8 +134,9 @@ endfunction()
 # wavebench_add_plugin(<family>/<variant>.hip [PLATFORMS p...] [OUTPUT_DIR dir] [INSTALL_DESTINATION d]):
 # builds <dir>/<platform>/<family>_<variant>.so for each platform (default: WAVEBENCH_PLATFORMS;
 # dir: WAVEBENCH_PLUGIN_DIR), exporting only the entry point. The family is the source's folder
-# name, the variant its file name. With INSTALL_DESTINATION, `cmake --install` puts the modules
-# in <d>/<platform>/.
+# name, the variant its file name: both are passed to the source as WAVEBENCH_FAMILY and
+# WAVEBENCH_VARIANT (string literals), which WB_PLUGIN uses where the descriptor names neither.
+# With INSTALL_DESTINATION, `cmake --install` puts the modules in <d>/<platform>/.
 function(wavebench_add_plugin source)
   cmake_parse_arguments(arg "" "OUTPUT_DIR;INSTALL_DESTINATION" "PLATFORMS" ${ARGN})
   if(arg_UNPARSED_ARGUMENTS)
@@ -179,7 +181,8 @@ function(wavebench_add_plugin source)
   foreach(platform IN LISTS arg_PLATFORMS)
     set(target wbplugin_${where}_${platform}_${family}_${variant})
     if(platform STREQUAL "amd")
-      wavebench_hipcc_module(${target} ${arg_OUTPUT_DIR}/amd/${family}_${variant}.so ${abs})
+      wavebench_hipcc_module(${target} ${arg_OUTPUT_DIR}/amd/${family}_${variant}.so ${abs}
+                             "-DWAVEBENCH_FAMILY=\"${family}\"" "-DWAVEBENCH_VARIANT=\"${variant}\"")
       add_dependencies(wavebench_plugins ${target})
       if(arg_INSTALL_DESTINATION)
         install(PROGRAMS ${arg_OUTPUT_DIR}/amd/${family}_${variant}.so DESTINATION ${arg_INSTALL_DESTINATION}/amd)
@@ -189,6 +192,7 @@ function(wavebench_add_plugin source)
     wavebench_hip_sources(srcs ${platform} ${abs})
     add_library(${target} MODULE ${srcs})
     wavebench_use_platform(${target} ${platform})
+    target_compile_definitions(${target} PRIVATE "WAVEBENCH_FAMILY=\"${family}\"" "WAVEBENCH_VARIANT=\"${variant}\"")
     set_target_properties(${target} PROPERTIES
       PREFIX "" OUTPUT_NAME ${family}_${variant}
       LIBRARY_OUTPUT_DIRECTORY ${arg_OUTPUT_DIR}/${platform}

@@ -57,6 +57,10 @@ const std::string& get_string(const param_map& p, const std::string& name)
     return std::get<std::string>(param_value(p, name));
 }
 
+param_spec spec_of(const int_param& p) { return {p.name, p.default_value, p.min, p.max, p.help}; }
+param_spec spec_of(const real_param& p) { return {p.name, p.default_value, p.min, p.max, p.help}; }
+param_spec spec_of(const text_param& p) { return {p.name, std::string(p.default_value), p.min, p.max, p.help}; }
+
 const family* find_family(std::string_view name)
 {
     for (const auto& f : families())

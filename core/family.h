@@ -9,6 +9,8 @@
 // Plugins implement a family; the harness owns everything the family describes.
 #pragma once
 
+#include "wavebench/params.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -55,6 +57,12 @@ struct param_spec {
     int64_t max = INT64_MAX;
     std::string help;
 };
+
+/// A family parameter as its problem header declares it (wavebench/families/<family>.h): declared
+/// once, for the plugins and the family's definition alike.
+param_spec spec_of(const int_param& p);
+param_spec spec_of(const real_param& p);
+param_spec spec_of(const text_param& p);
 
 struct buffer_shape {
     std::string name;

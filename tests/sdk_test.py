@@ -2,8 +2,10 @@
 """The installed SDK, end to end: `cmake --install` of the build into a temporary prefix; the
 out-of-tree example (examples/out-of-tree, copied out of the source tree) configured with
 find_package(wavebench) and nothing but -DCMAKE_PREFIX_PATH=<prefix>, built for the cpu platform,
-and run by the installed command; its results all verified. Then the prefix is moved and the same
-again against the moved copy (relocatable: no path of the build machine in what is installed).
+and run by the installed command; its results all verified. The same for the example as it was
+written for SDK 2.0 (tests/sdk_compat/out-of-tree, with `.family`, `.variant` and kernel names
+spelled out): plugins of the earlier SDK still build and verify. Then the prefix is moved and the
+example again against the moved copy (relocatable: no path of the build machine in what is installed).
 
 Usage: sdk_test.py BUILD_DIR SOURCE_DIR CMAKE_COMMAND GENERATOR
 The example is built for cpu only (WAVEBENCH_SDK_TEST_PLATFORMS=cpu;nvidia;... builds more)."""
@@ -23,6 +25,7 @@ BUILD, SOURCE = os.path.realpath(wbtest.BUILD), os.path.realpath(wbtest.SOURCE)
 CMAKE, GENERATOR = wbtest.ARGS[0], wbtest.ARGS[1]
 PLATFORMS = os.environ.get("WAVEBENCH_SDK_TEST_PLATFORMS", "cpu")
 EXAMPLE = os.path.join(SOURCE, "examples", "out-of-tree")
+COMPAT = os.path.join(SOURCE, "tests", "sdk_compat", "out-of-tree")  # the example as SDK 2.0 had it
 # The family baselines the example's suite runs beside its own variants: installed in-tree plugins.
 BASELINES = {("reduce", "atomic"), ("conv", "conditional")}
 
@@ -45,10 +48,10 @@ def sanitized():
         return any(line.startswith("CMAKE_CXX_FLAGS:") and "-fsanitize=" in line for line in fh)
 
 
-def example_variants():
-    """{(family, variant)} from the example's <family>/<variant>.hip files."""
+def example_variants(src):
+    """{(family, variant)} from the <family>/<variant>.hip files of the example in `src`."""
     return {(os.path.basename(os.path.dirname(f)), os.path.splitext(os.path.basename(f))[0])
-            for f in glob.glob(os.path.join(EXAMPLE, "*", "*.hip"))}
+            for f in glob.glob(os.path.join(src, "*", "*.hip"))}
 
 
 class Sdk(unittest.TestCase):
@@ -67,7 +70,7 @@ class Sdk(unittest.TestCase):
         listing = json.loads(run([wb, "list", "--platform", "cpu", "--plugins", build, "--json"], env=env).stdout)
         self.assertEqual(listing["rejected"], [], "plugins the installed command would not load")
         paths = {(p["family"], p["variant"]): p["path"] for p in listing["plugins"]}
-        for key in example_variants():
+        for key in example_variants(src):
             self.assertIn(key, paths, "the example's plugin %s/%s" % key)
             self.assertTrue(paths[key].startswith(build + os.sep), paths[key])
         for key in BASELINES: # the in-tree plugins come from the installed tree
@@ -85,9 +88,9 @@ class Sdk(unittest.TestCase):
         seen = {}
         for r in doc["results"]:
             seen.setdefault((r["family"], r["variant"]), []).append(r)
-        self.assertTrue(example_variants() <= set(seen), "example variants missing from the results: %s"
-                        % sorted(example_variants() - set(seen)))
-        for key in example_variants() | BASELINES:
+        self.assertTrue(example_variants(src) <= set(seen), "example variants missing from the results: %s"
+                        % sorted(example_variants(src) - set(seen)))
+        for key in example_variants(src) | BASELINES:
             self.assertIn(key, seen)
             for r in seen[key]:
                 self.assertEqual(r["status"], "verified", "%s/%s %s: %s" % (*key, r["params"], r.get("error")))
@@ -140,6 +143,10 @@ class Sdk(unittest.TestCase):
             src = os.path.join(tmp, "example")
             shutil.copytree(EXAMPLE, src)
             self.build_and_run(tmp, prefix, src, "installed")
+            compat = os.path.join(tmp, "compat")
+            shutil.copytree(COMPAT, compat)
+            self.assertTrue(example_variants(compat), "no plugins in " + COMPAT)
+            self.build_and_run(tmp, prefix, compat, "compat")
 
             # A platform the SDK lacks (or no platform at all) is a configure error that says so.
             with open(os.path.join(prefix, "lib", "cmake", "wavebench", "wavebenchConfig.cmake")) as fh:

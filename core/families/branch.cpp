@@ -12,42 +12,40 @@ namespace wb {
 
 namespace {
 
-namespace br = wb::branch;
-
 std::string check(const param_map& p)
 {
-    const std::string& k = get_string(p, "kernel");
-    if (br::problem k_; !br::problem_of(k, k_)) return "kernel '" + k + "' is not one of call, mode, slot, subd";
-    const std::string& d = get_string(p, "distribution");
+    const std::string& k = get_string(p, branch::kernel.name);
+    if (branch::problem k_; !branch::problem_of(k, k_)) return "kernel '" + k + "' is not one of call, mode, slot, subd";
+    const std::string& d = get_string(p, branch::distribution.name);
     if (d != "divergent" && d != "uniform") return "distribution '" + d + "' is not divergent or uniform";
     return "";
 }
 
-using kernel = br::problem;
+using kernel = branch::problem;
 
 /// The parameter resolved once (check() has refused any other value).
 kernel kernel_of(const param_map& p)
 {
     kernel k = kernel::call;
-    br::problem_of(get_string(p, "kernel"), k);
+    branch::problem_of(get_string(p, branch::kernel.name), k);
     return k;
 }
 
 std::vector<buffer_shape> inputs(const param_map& p)
 {
-    return {{"in", elem::u32, size_t(br::words_per_element(kernel_of(p))) * size_t(get_int(p, "n"))}};
+    return {{"in", elem::u32, size_t(branch::words_per_element(kernel_of(p))) * size_t(get_int(p, branch::n.name))}};
 }
-std::vector<buffer_shape> outputs(const param_map& p) { return {{"out", elem::u32, size_t(get_int(p, "n"))}}; }
+std::vector<buffer_shape> outputs(const param_map& p) { return {{"out", elem::u32, size_t(get_int(p, branch::n.name))}}; }
 
 float unit(uint64_t x) { return float(mix64(x) >> 40) * 0x1.0p-24f; } // [0, 1), exact
 
 void generate(const param_map& p, uint64_t seed, std::vector<host_buffer>& in)
 {
     const kernel k = kernel_of(p);
-    const bool uniform = get_string(p, "distribution") == "uniform";
+    const bool uniform = get_string(p, branch::distribution.name) == "uniform";
     auto w = in[0].as<uint32_t>();
     const uint64_t base = mix64(seed);
-    const size_t words = size_t(br::words_per_element(k)), n = w.size() / words;
+    const size_t words = size_t(branch::words_per_element(k)), n = w.size() / words;
     for (size_t i = 0; i < n; ++i) {
         const uint64_t r = base + 8 * (uniform ? i / 64 : i); // what decides the branch
         const uint64_t own = base ^ (uint64_t(i) << 24);       // what does not
@@ -71,7 +69,7 @@ void generate(const param_map& p, uint64_t seed, std::vector<host_buffer>& in)
     }
 }
 
-double elements(const param_map& p) { return double(get_int(p, "n")); }
+double elements(const param_map& p) { return double(get_int(p, branch::n.name)); }
 
 } // namespace
 
@@ -83,10 +81,7 @@ const family& family_branch()
         .seed = "004 OpenCL if-else / switch-case optimization case study",
         .baseline = "",
         .library = "",
-        .params = {{"n", int64_t(1) << 20, 0, int64_t(1) << 28, "elements"},
-                   {"kernel", std::string("call"), 0, 0, "call, mode, slot or subd: the problem a plugin pair solves"},
-                   {"distribution", std::string("divergent"), 0, 0,
-                    "divergent (each element decides its branch) or uniform (every 64 consecutive elements alike)"}},
+        .params = {spec_of(branch::n), spec_of(branch::kernel), spec_of(branch::distribution)},
         .metric = {"elements", "Gelem/s", 1e9, "", elements},
         .tolerance = 0,
         .check = check,

@@ -8,9 +8,6 @@ namespace wb {
 
 namespace {
 
-constexpr int64_t max_n = int64_t(1) << 31;
-constexpr int64_t max_m = 4095;
-
 std::string check(const param_map& p)
 {
     const int64_t m = get_int(p, conv::m.name);
@@ -44,8 +41,7 @@ const family& family_conv()
         .seed = "000 Intel oneAPI GPU optimization guide, Removing Conditional Checks",
         .baseline = "conditional",
         .library = "",
-        .params = {{conv::n.name, int64_t(1) << 20, 0, max_n, "outputs (and input elements)"},
-                   {conv::m.name, int64_t(257), 1, max_m, "taps of the kernel, odd"}},
+        .params = {spec_of(conv::n), spec_of(conv::m)},
         .metric = {"multiply_adds", "GMAC/s", 1e9, "imad_rate", multiply_adds},
         .tolerance = 0,
         .check = check,

@@ -14,15 +14,13 @@ namespace wb {
 
 namespace {
 
-namespace cv = wb::converge;
-
-uint32_t lanes_of(const param_map& p) { return uint32_t(get_int(p, "lanes")); }
-uint32_t iterations_of(const param_map& p) { return uint32_t(get_int(p, "iterations")); }
+uint32_t lanes_of(const param_map& p) { return uint32_t(get_int(p, converge::lanes.name)); }
+uint32_t iterations_of(const param_map& p) { return uint32_t(get_int(p, converge::iterations.name)); }
 
 std::string check(const param_map& p)
 {
-    const std::string& pattern = get_string(p, "pattern");
-    const double prob = get_real(p, "p");
+    const std::string& pattern = get_string(p, converge::pattern.name);
+    const double prob = get_real(p, converge::p.name);
     if (pattern != "random" && pattern != "biased" && pattern != "alternating" && pattern != "advanceable")
         return "pattern '" + pattern + "' is not one of random, biased, alternating, advanceable";
     if (!(prob >= 0 && prob <= 1)) return "p must be in 0..1";
@@ -33,7 +31,7 @@ std::string check(const param_map& p)
 
 std::vector<buffer_shape> inputs(const param_map& p)
 {
-    return {{"branches", elem::u32, size_t(cv::words(lanes_of(p), iterations_of(p)))}};
+    return {{"branches", elem::u32, size_t(converge::words(lanes_of(p), iterations_of(p)))}};
 }
 
 std::vector<buffer_shape> outputs(const param_map& p) { return {{"folds", elem::u32, size_t(lanes_of(p))}}; }
@@ -44,8 +42,8 @@ double unit(uint64_t x) { return double(mix64(x) >> 11) * 0x1.0p-53; }
 void generate(const param_map& p, uint64_t seed, std::vector<host_buffer>& in)
 {
     const uint32_t lanes = lanes_of(p), iterations = iterations_of(p);
-    const std::string& pattern = get_string(p, "pattern");
-    const double prob = get_real(p, "p");
+    const std::string& pattern = get_string(p, converge::pattern.name);
+    const double prob = get_real(p, converge::p.name);
     auto bits = in[0].as<uint32_t>();
     std::fill(bits.begin(), bits.end(), 0u);
     const uint64_t base = mix64(seed);
@@ -86,7 +84,7 @@ void generate(const param_map& p, uint64_t seed, std::vector<host_buffer>& in)
 
 double multiply_adds(const param_map& p)
 {
-    return double(lanes_of(p)) * iterations_of(p) * double(get_int(p, "branch_len") + get_int(p, "nonbranch_len"));
+    return double(lanes_of(p)) * iterations_of(p) * double(get_int(p, converge::branch_len.name) + get_int(p, converge::nonbranch_len.name));
 }
 
 } // namespace
@@ -99,15 +97,8 @@ const family& family_converge()
         .seed = "002 software SIMD branch convergence (loop postpone, loop advance)",
         .baseline = "baseline",
         .library = "",
-        .params = {{"lanes", int64_t(65536), 1, int64_t(1) << 26, "work-items, one per lane"},
-                   {"iterations", int64_t(64), 1, 65536, "loop iterations per lane"},
-                   {"branch_len", int64_t(8), 0, 65536, "dependent FMAs in each branch path"},
-                   {"nonbranch_len", int64_t(8), 0, 65536, "dependent FMAs after the branch, every iteration"},
-                   {"pattern", std::string("random"), 0, 0,
-                    "branch directions: random (T with probability p), biased (per lane p or 1 - p), "
-                    "alternating (T, F, ... from a random phase), advanceable (fraction p, at most 0.5, of "
-                    "iterations the advance variant can pair up)"},
-                   {"p", 0.5, 0, 0, "probability (random, biased) or advanceable fraction (advanceable)"}},
+        .params = {spec_of(converge::lanes), spec_of(converge::iterations), spec_of(converge::branch_len),
+                   spec_of(converge::nonbranch_len), spec_of(converge::pattern), spec_of(converge::p)},
         .metric = {"multiply_adds", "GFMA/s", 1e9, "", multiply_adds},
         .tolerance = 0,
         .check = check,

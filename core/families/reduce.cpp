@@ -7,12 +7,10 @@ namespace wb {
 
 namespace {
 
-constexpr int64_t max_n = int64_t(1) << 34; // 64 GiB of int32: more than any device here
-
 std::string check(const param_map& p)
 {
     const int64_t n = get_int(p, reduce::n.name);
-    if (n < 0 || n > max_n) return "n must be between 0 and 2^34";
+    if (n < reduce::n.min || n > reduce::n.max) return "n must be between 0 and 2^34";
     return "";
 }
 
@@ -38,7 +36,7 @@ const family& family_reduce()
         .seed = "001 Intel oneAPI GPU optimization guide, Reduction",
         .baseline = "atomic",
         .library = "library",
-        .params = {{reduce::n.name, int64_t(1) << 20, 0, max_n, "number of int32 elements"}},
+        .params = {spec_of(reduce::n)},
         .metric = {"bandwidth", "GB/s", 1e9, "read_bandwidth", bytes_read},
         .tolerance = 0,
         .check = check,

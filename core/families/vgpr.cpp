@@ -14,7 +14,8 @@ using vgpr::shape;
 
 shape shape_of(const param_map& p)
 {
-    return vgpr::shape_of(get_int(p, "width"), get_int(p, "height"), get_int(p, "dist"), get_int(p, "threshold"));
+    return vgpr::shape_of(get_int(p, vgpr::width.name), get_int(p, vgpr::height.name), get_int(p, vgpr::dist.name),
+                          get_int(p, vgpr::threshold.name));
 }
 
 std::string check(const param_map& p)
@@ -67,10 +68,7 @@ const family& family_vgpr()
         .seed = "003 OpenCL effective concurrency: 41 VGPRs vs 6 for the same vload8 expression",
         .baseline = "density_expression",
         .library = "",
-        .params = {{"width", int64_t(4096), 8, int64_t(1) << 16, "integral image width (row stride), multiple of 8"},
-                   {"height", int64_t(4096), 1, int64_t(1) << 16, "integral image height"},
-                   {"dist", int64_t(24), 1, int64_t(1) << 15, "face_dist_size: the window's side"},
-                   {"threshold", int64_t(64), 0, 65535, "sum_threshold: lanes below it are zeroed"}},
+        .params = {spec_of(vgpr::width), spec_of(vgpr::height), spec_of(vgpr::dist), spec_of(vgpr::threshold)},
         .metric = {"pixels", "Gpixel/s", 1e9, "", pixels},
         .tolerance = 0,
         .check = check,

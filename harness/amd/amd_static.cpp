@@ -161,23 +161,10 @@ amd_kernel_report judge(const amd_kernel_figures& k, int block_size, int64_t dyn
     return r;
 }
 
-std::optional<declared_launch> launch_of(const plugin& d, const std::string& kernel, const param_map& tunables)
+std::optional<kernel_launch> launch_of(const plugin& d, const std::string& kernel, const param_map& tunables)
 {
-    for (const kernel_decl& k : d.kernels) {
-        if (kernel != k.name) continue;
-        if (k.block_size_param.empty()) return declared_launch{k.fixed_block_size, int64_t(k.lds_bytes_per_thread) * k.fixed_block_size,
-                                                        "fixed " + std::to_string(k.fixed_block_size)};
-        int64_t block = 0;
-        std::string from;
-        if (auto it = tunables.find(k.block_size_param); it != tunables.end()) {
-            block = std::get<int64_t>(it->second);
-            from = k.block_size_param + "=" + std::to_string(block);
-        } else {
-            if (const tunable_decl* t = d.tunable(k.block_size_param)) block = t->default_value;
-            from = k.block_size_param + "=" + std::to_string(block) + " (default)";
-        }
-        return declared_launch{int(block), int64_t(k.lds_bytes_per_thread) * block, from};
-    }
+    for (size_t i = 0; i < d.kernels.size(); ++i)
+        if (kernel == d.kernels[i].name) return resolve_launch(d, i, tunables);
     return std::nullopt;
 }
 

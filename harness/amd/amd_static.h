@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/occupancy.h"
+#include "harness/plugins/launch.h"
 #include "harness/plugins/plugins.h"
 
 #include <nlohmann/json.hpp>
@@ -68,14 +69,10 @@ struct amd_kernel_report {
 /// waves per SIMD they give (core/occupancy's model and table; gfx10+ in WGP mode, hipcc's default).
 amd_kernel_report judge(const amd_kernel_figures& k, int block_size, int64_t dynamic_lds, std::string from);
 
-/// The launch a plugin declares for a kernel name: block size (tunable default, a tunable value
-/// from `tunables`, or fixed) and dynamic LDS. Null when the plugin does not declare it.
-struct declared_launch {
-    int block_size;
-    int64_t dynamic_lds;
-    std::string from;
-};
-std::optional<declared_launch> launch_of(const plugin& d, const std::string& kernel, const param_map& tunables = {});
+/// The launch of the kernel of that name (harness/plugins/launch.h: block size from a tunable
+/// value in `tunables`, the tunable's default, or fixed; dynamic LDS). Null when the plugin does
+/// not declare it.
+std::optional<kernel_launch> launch_of(const plugin& d, const std::string& kernel, const param_map& tunables = {});
 
 nlohmann::json to_json(const amd_kernel_report& r);
 

@@ -2,6 +2,7 @@
 #include "harness/measure/kernels.h"
 
 #include "core/occupancy.h"
+#include "harness/plugins/launch.h"
 
 #include <algorithm>
 
@@ -76,13 +77,9 @@ std::vector<kernel_report> kernels_of(const platform& p, const config& c, const 
         }
         kernel_report r;
         r.name = k.name ? k.name : "?";
-        r.block_size = k.fixed_block_size;
-        if (k.block_size_param)
-            if (auto it = c.tunables.find(k.block_size_param); it != c.tunables.end())
-                r.block_size = int(std::get<int64_t>(it->second));
-        r.dynamic_lds_bytes = int64_t(k.lds_bytes_per_thread) * r.block_size;
-        if (d.dynamic_lds)
-            if (const int64_t bytes = d.dynamic_lds(&args, i); bytes >= 0) r.dynamic_lds_bytes = bytes;
+        const kernel_launch launch = resolve_launch(*c.plug, i, c.tunables, &args);
+        r.block_size = launch.block_size;
+        r.dynamic_lds_bytes = launch.dynamic_lds;
         if (!p.api().kernel_resources(k.fn, r.block_size, uint64_t(r.dynamic_lds_bytes), &r.resources))
             r.occ = describe_occupancy(p.kind(), p.device(), r.resources, r.block_size, r.dynamic_lds_bytes);
         out.push_back(std::move(r));

@@ -282,7 +282,8 @@ void plugin_registry::add_file(const fs::path& file)
         return reject(file, "declined plugin ABI version " + std::to_string(WB_PLUGIN_ABI_VERSION) +
                                 ": it was built against another wavebench; rebuild it with this one's "
                                 "core/include/wavebench");
-    if (d->abi_version != WB_PLUGIN_ABI_VERSION || d->size < sizeof(wb_plugin))
+    // A descriptor of SDK 2.0 ends where 2.1's additions begin (WB_PLUGIN_HAS tells which it has).
+    if (d->abi_version != WB_PLUGIN_ABI_VERSION || d->size < offsetof(wb_plugin, sdk_version))
         return reject(file, "describes itself with plugin ABI version " + std::to_string(d->abi_version) +
                                 "; this wavebench speaks version " + std::to_string(WB_PLUGIN_ABI_VERSION) +
                                 ": rebuild it");

@@ -1,8 +1,8 @@
-// branch/call_swapped: seed 004's first rewrite. The branch only swaps the two arguments; the
+// Seed 004's first rewrite. The branch only swaps the two arguments; the
 // long function is called once, by every element together.
 #include "common.h"
 
-using namespace branch;
+using namespace common;
 
 __global__ void call_swapped(const uint32_t* in, uint32_t* out, long long n)
 {
@@ -15,19 +15,17 @@ __global__ void call_swapped(const uint32_t* in, uint32_t* out, long long n)
         x = y;
         y = t;
     }
-    out[i] = __float_as_uint(br::long_function(as_float(e[0]), as_float(e[1]), x, y));
+    out[i] = __float_as_uint(wb::branch::long_function(as_float(e[0]), as_float(e[1]), x, y));
 }
 
-static const wb::kernel call_swapped_k{"call_swapped", call_swapped, branch::block_size};
+static const auto kernel = WB_KERNEL(call_swapped, common::block_size);
 
 static void prepare(wb_args* a) { require(a, "call"); }
-static void run(wb_args* a) { launch(call_swapped_k, a); }
+static void run(wb_args* a) { launch(kernel, a); }
 
-WB_PLUGIN({.family = "branch",
-           .variant = "call_swapped",
-           .summary = "kernel = call: swap the arguments first, call the long function once",
+WB_PLUGIN({.summary = "kernel = call: swap the arguments first, call the long function once",
            .seed = "004 case 1, rewritten: rename the parameters, one call outside the if",
-           .kernels = {call_swapped_k},
-           .tunables = {branch::block_size},
+           .kernels = {kernel},
+           .tunables = {common::block_size},
            .prepare = prepare,
            .run = run})

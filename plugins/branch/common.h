@@ -8,18 +8,17 @@
 #include <string>
 #include <string_view>
 
-namespace branch {
+namespace common {
 
-namespace br = wb::branch;
-
-inline constexpr auto block_size = wb::tunable::power_of_two("block_size", 256, 64, 1024, "work-items per work-group");
+/// Work-groups of at least one 64-wide wavefront.
+inline constexpr auto block_size = wb::block_size.at_least(64);
 
 __device__ inline float as_float(uint32_t u) { return __uint_as_float(u); }
 
 /// In prepare: a plugin of another kernel's pair declines the configuration, with the reason.
 inline void require(const wb_args* a, std::string_view kernel)
 {
-    const std::string_view asked = br::kernel(a);
+    const std::string_view asked = wb::branch::kernel(a);
     if (asked != kernel)
         throw wb::skip("this variant solves kernel = " + std::string(kernel) + ", not " + std::string(asked));
 }
@@ -32,8 +31,8 @@ using element_kernel = wb::kernel<const uint32_t*, uint32_t*, long long>;
 inline void launch(const element_kernel& k, wb::launch_site at)
 {
     const wb_args* a = at.args;
-    const int64_t n = br::n(a);
+    const int64_t n = wb::branch::n(a);
     k.launch_over(at, n, wb::in<uint32_t>(a, 0), wb::out<uint32_t>(a, 0), (long long)n);
 }
 
-} // namespace branch
+} // namespace common

@@ -1,25 +1,23 @@
-// branch/mode_ifchain: seed 004's second case as written, extract_mode_index's 14-way if /
+// Seed 004's second case as written, extract_mode_index's 14-way if /
 // else-if chain.
 #include "common.h"
 
-using namespace branch;
+using namespace common;
 
 __global__ void mode_ifchain(const uint32_t* in, uint32_t* out, long long n)
 {
     const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = uint32_t(br::mode_chain(in[i]));
+    if (i < n) out[i] = uint32_t(wb::branch::mode_chain(in[i]));
 }
 
-static const wb::kernel mode_ifchain_k{"mode_ifchain", mode_ifchain, branch::block_size};
+static const auto kernel = WB_KERNEL(mode_ifchain, common::block_size);
 
 static void prepare(wb_args* a) { require(a, "mode"); }
-static void run(wb_args* a) { launch(mode_ifchain_k, a); }
+static void run(wb_args* a) { launch(kernel, a); }
 
-WB_PLUGIN({.family = "branch",
-           .variant = "mode_ifchain",
-           .summary = "kernel = mode: extract_mode_index as a 14-way if / else-if chain",
+WB_PLUGIN({.summary = "kernel = mode: extract_mode_index as a 14-way if / else-if chain",
            .seed = "004 case 2: if / else-if chain (BC6H extract_mode_index)",
-           .kernels = {mode_ifchain_k},
-           .tunables = {branch::block_size},
+           .kernels = {kernel},
+           .tunables = {common::block_size},
            .prepare = prepare,
            .run = run})

@@ -1,9 +1,9 @@
-// branch/subd_merged: seed 004's fourth rewrite. The switch only maps the case to (function t1,
+// Seed 004's fourth rewrite. The switch only maps the case to (function t1,
 // argument t2); then each of the three functions is called at most once, by the elements that
 // need it.
 #include "common.h"
 
-using namespace branch;
+using namespace common;
 
 __global__ void subd_merged(const uint32_t* in, uint32_t* out, long long n)
 {
@@ -31,22 +31,20 @@ __global__ void subd_merged(const uint32_t* in, uint32_t* out, long long n)
     case 11: t1 = 2, t2 = 7; break;
     }
     float v = 0;
-    if (t1 == 0) v = br::interior(t2, p0, p1, p2);
-    if (t1 == 1) v = br::corner(t2, p0, p1, p2);
-    if (t1 == 2) v = br::edge(t2, p0, p1, p2);
+    if (t1 == 0) v = wb::branch::interior(t2, p0, p1, p2);
+    if (t1 == 1) v = wb::branch::corner(t2, p0, p1, p2);
+    if (t1 == 2) v = wb::branch::edge(t2, p0, p1, p2);
     out[i] = __float_as_uint(v);
 }
 
-static const wb::kernel subd_merged_k{"subd_merged", subd_merged, branch::block_size};
+static const auto kernel = WB_KERNEL(subd_merged, common::block_size);
 
 static void prepare(wb_args* a) { require(a, "subd"); }
-static void run(wb_args* a) { launch(subd_merged_k, a); }
+static void run(wb_args* a) { launch(kernel, a); }
 
-WB_PLUGIN({.family = "branch",
-           .variant = "subd_merged",
-           .summary = "kernel = subd: the switch picks (function, argument); each function called at most once",
+WB_PLUGIN({.summary = "kernel = subd: the switch picks (function, argument); each function called at most once",
            .seed = "004 case 4, rewritten: the 16 cases merged into three calls",
-           .kernels = {subd_merged_k},
-           .tunables = {branch::block_size},
+           .kernels = {kernel},
+           .tunables = {common::block_size},
            .prepare = prepare,
            .run = run})

@@ -1,9 +1,9 @@
-// branch/subd_switch: seed 004's fourth case as written (SubD11's SubDToBezierHS4444): a 16-case
+// Seed 004's fourth case as written (SubD11's SubDToBezierHS4444): a 16-case
 // switch, each case calling one of three functions with its own constant argument. A wavefront
 // whose elements hit different cases runs every case they hit.
 #include "common.h"
 
-using namespace branch;
+using namespace common;
 
 __global__ void subd_switch(const uint32_t* in, uint32_t* out, long long n)
 {
@@ -13,36 +13,34 @@ __global__ void subd_switch(const uint32_t* in, uint32_t* out, long long n)
     const float p0 = as_float(e[1]), p1 = as_float(e[2]), p2 = as_float(e[3]);
     float v = 0;
     switch (e[0] & 15) {
-    case 5: v = br::interior(0, p0, p1, p2); break; // interior vertices
-    case 6: v = br::interior(1, p0, p1, p2); break;
-    case 10: v = br::interior(2, p0, p1, p2); break;
-    case 9: v = br::interior(3, p0, p1, p2); break;
-    case 0: v = br::corner(0, p0, p1, p2); break; // corner vertices
-    case 3: v = br::corner(1, p0, p1, p2); break;
-    case 15: v = br::corner(2, p0, p1, p2); break;
-    case 12: v = br::corner(3, p0, p1, p2); break;
-    case 1: v = br::edge(0, p0, p1, p2); break; // edge vertices
-    case 2: v = br::edge(1, p0, p1, p2); break;
-    case 13: v = br::edge(2, p0, p1, p2); break;
-    case 14: v = br::edge(3, p0, p1, p2); break;
-    case 4: v = br::edge(4, p0, p1, p2); break;
-    case 8: v = br::edge(5, p0, p1, p2); break;
-    case 7: v = br::edge(6, p0, p1, p2); break;
-    case 11: v = br::edge(7, p0, p1, p2); break;
+    case 5: v = wb::branch::interior(0, p0, p1, p2); break; // interior vertices
+    case 6: v = wb::branch::interior(1, p0, p1, p2); break;
+    case 10: v = wb::branch::interior(2, p0, p1, p2); break;
+    case 9: v = wb::branch::interior(3, p0, p1, p2); break;
+    case 0: v = wb::branch::corner(0, p0, p1, p2); break; // corner vertices
+    case 3: v = wb::branch::corner(1, p0, p1, p2); break;
+    case 15: v = wb::branch::corner(2, p0, p1, p2); break;
+    case 12: v = wb::branch::corner(3, p0, p1, p2); break;
+    case 1: v = wb::branch::edge(0, p0, p1, p2); break; // edge vertices
+    case 2: v = wb::branch::edge(1, p0, p1, p2); break;
+    case 13: v = wb::branch::edge(2, p0, p1, p2); break;
+    case 14: v = wb::branch::edge(3, p0, p1, p2); break;
+    case 4: v = wb::branch::edge(4, p0, p1, p2); break;
+    case 8: v = wb::branch::edge(5, p0, p1, p2); break;
+    case 7: v = wb::branch::edge(6, p0, p1, p2); break;
+    case 11: v = wb::branch::edge(7, p0, p1, p2); break;
     }
     out[i] = __float_as_uint(v);
 }
 
-static const wb::kernel subd_switch_k{"subd_switch", subd_switch, branch::block_size};
+static const auto kernel = WB_KERNEL(subd_switch, common::block_size);
 
 static void prepare(wb_args* a) { require(a, "subd"); }
-static void run(wb_args* a) { launch(subd_switch_k, a); }
+static void run(wb_args* a) { launch(kernel, a); }
 
-WB_PLUGIN({.family = "branch",
-           .variant = "subd_switch",
-           .summary = "kernel = subd: a 16-case switch, each case calling one of three functions",
+WB_PLUGIN({.summary = "kernel = subd: a 16-case switch, each case calling one of three functions",
            .seed = "004 case 4: switch-case (SubD11 SubDToBezierHS4444)",
-           .kernels = {subd_switch_k},
-           .tunables = {branch::block_size},
+           .kernels = {kernel},
+           .tunables = {common::block_size},
            .prepare = prepare,
            .run = run})

@@ -1,4 +1,4 @@
-// conv/clamped: the seed's third kernel. The loop bounds come from min/max of the output's
+// The seed's third kernel. The loop bounds come from min/max of the output's
 // position, so no work-item branches per tap (seed 000, "replacing conditional checks with
 // relational functions").
 #include "common.h"
@@ -14,14 +14,12 @@ __global__ void conv_clamped(const int* in, const int* k, int* out, long long n,
     out[i] = t;
 }
 
-static const conv::per_output clamped_k{"conv_clamped", conv_clamped, conv::block_size};
+static const auto kernel = WB_KERNEL(conv_clamped, wb::block_size);
 
-static void run(wb_args* a) { conv::launch_per_output(a, clamped_k, wb::in<int>(a, 0)); }
+static void run(wb_args* a) { common::launch_per_output(a, kernel, wb::in<int>(a, 0)); }
 
-WB_PLUGIN({.family = "conv",
-           .variant = "clamped",
-           .summary = "one work-item per output; loop bounds from min/max instead of checks",
+WB_PLUGIN({.summary = "one work-item per output; loop bounds from min/max instead of checks",
            .seed = "000: replacing conditional checks with relational functions (min, max)",
-           .kernels = {clamped_k},
-           .tunables = {conv::block_size},
+           .kernels = {kernel},
+           .tunables = {wb::block_size},
            .run = run})

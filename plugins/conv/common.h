@@ -4,12 +4,11 @@
 #include "wavebench/families/conv.h"
 #include "wavebench/plugin.h"
 
-namespace conv {
+namespace common {
 
 using wb::conv::m;
 using wb::conv::n;
 
-inline constexpr auto block_size = wb::tunable::power_of_two("block_size", 256, 32, 1024, "work-items per work-group");
 
 /// The problem as the plugins see it.
 struct problem {
@@ -34,4 +33,4 @@ inline void launch_per_output(wb::launch_site at, const per_output& k, const int
     k.launch_over(at, p.n, in, p.taps, p.out, p.n, p.m);
 }
 
-} // namespace conv
+} // namespace common

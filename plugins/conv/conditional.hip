@@ -1,4 +1,4 @@
-// conv/conditional: the seed's first kernel. One work-item per output; the work-groups that reach
+// The seed's first kernel. One work-item per output; the work-groups that reach
 // an edge of the input check each tap's bounds with nested if/else, the others run the plain loop
 // (seed 000; the seed checks only the first and the N/256 - 1-th group, which is right only when
 // N is a multiple of 256: here every group within m/2 of an edge is checked).
@@ -24,14 +24,12 @@ __global__ void conv_conditional(const int* in, const int* k, int* out, long lon
     out[i] = t;
 }
 
-static const conv::per_output conditional_k{"conv_conditional", conv_conditional, conv::block_size};
+static const auto kernel = WB_KERNEL(conv_conditional, wb::block_size);
 
-static void run(wb_args* a) { conv::launch_per_output(a, conditional_k, wb::in<int>(a, 0)); }
+static void run(wb_args* a) { common::launch_per_output(a, kernel, wb::in<int>(a, 0)); }
 
-WB_PLUGIN({.family = "conv",
-           .variant = "conditional",
-           .summary = "one work-item per output; edge work-groups check bounds with nested if/else",
+WB_PLUGIN({.summary = "one work-item per output; edge work-groups check bounds with nested if/else",
            .seed = "000: convolution with nested conditional checks for the first and last work-groups",
-           .kernels = {conditional_k},
-           .tunables = {conv::block_size},
+           .kernels = {kernel},
+           .tunables = {wb::block_size},
            .run = run})

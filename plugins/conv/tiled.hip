@@ -1,4 +1,4 @@
-// conv/tiled: the tuned variant. A work-group loads its tile of the input (with the halo, zeros
+// The tuned variant. A work-group loads its tile of the input (with the halo, zeros
 // outside the input: no checks in the loop) and the taps into LDS; each work-item computes R
 // consecutive outputs from a window of R inputs kept in registers, so every input it reads
 // serves R multiply-adds. The window rotates by unrolling, not by moving registers; taps are LDS
@@ -81,7 +81,7 @@ template <int R> __global__ void conv_tiled(const int* in, const int* taps, int*
     }
 }
 
-static constexpr auto block = wb::tunable::power_of_two("block_size", 64, 32, 1024, "work-items per work-group");
+static constexpr auto block = wb::block_size.with_default(64);
 static constexpr auto outputs = wb::tunable::one_of("outputs", 16, {4, 8, 16}, "consecutive outputs per work-item (R)");
 
 static int64_t lds_bytes(int r, int block, int m)
@@ -91,34 +91,29 @@ static int64_t lds_bytes(int r, int block, int m)
 }
 
 /// The taps and the tile of conv_tiled<R> in this configuration.
-template <int R> int64_t lds_of(const wb_args* a) { return lds_bytes(R, int(block(a)), int(conv::m(a))); }
+template <int R> int64_t lds_of(const wb_args* a) { return lds_bytes(R, int(block(a)), int(wb::conv::m(a))); }
 
 /// conv_tiled<R> runs where outputs = R.
-template <int R> conv::per_output instance(const char* name)
-{
-    return conv::per_output{name, conv_tiled<R>, block}.lds(lds_of<R>).when(outputs, R);
-}
-static const conv::per_output tiled_4 = instance<4>("conv_tiled<4>"), tiled_8 = instance<8>("conv_tiled<8>"),
-                              tiled_16 = instance<16>("conv_tiled<16>");
+static const auto tiled_4 = WB_KERNEL(conv_tiled<4>, block).lds(lds_of<4>).when(outputs, 4);
+static const auto tiled_8 = WB_KERNEL(conv_tiled<8>, block).lds(lds_of<8>).when(outputs, 8);
+static const auto tiled_16 = WB_KERNEL(conv_tiled<16>, block).lds(lds_of<16>).when(outputs, 16);
 
 static void prepare(wb_args* a)
 {
-    const int m = int(conv::m(a));
+    const int m = int(wb::conv::m(a));
     if (lds_bytes(int(outputs(a)), int(block(a)), m) > int64_t(wb::device().sharedMemPerBlock))
         throw wb::skip("the tile with m = " + std::to_string(m) + " taps needs more LDS than a work-group has");
 }
 
 static void run(wb_args* a)
 {
-    const conv::problem p = conv::of(a);
+    const common::problem p = common::of(a);
     const int64_t r = outputs(a); // outputs per work-item
-    const conv::per_output& k = r == 4 ? tiled_4 : r == 8 ? tiled_8 : tiled_16;
+    const common::per_output& k = r == 4 ? tiled_4 : r == 8 ? tiled_8 : tiled_16;
     if (p.n > 0) k.launch(a, dim3(unsigned(wb::ceil_div(p.n, k.block(a) * r))), p.in, p.taps, p.out, p.n, p.m);
 }
 
-WB_PLUGIN({.family = "conv",
-           .variant = "tiled",
-           .summary = "LDS tile with halo, R outputs per work-item from a register window, broadcast taps",
+WB_PLUGIN({.summary = "LDS tile with halo, R outputs per work-item from a register window, broadcast taps",
            .seed = "000: the convolution with no checks, tuned: shared local memory tiles, register reuse",
            .kernels = {tiled_4, tiled_8, tiled_16},
            .tunables = {block, outputs},

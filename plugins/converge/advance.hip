@@ -1,11 +1,11 @@
-// converge/advance: loop advance (seed 002). Each lane looks at its iterations i and i + 1; when
+// Loop advance (seed 002). Each lane looks at its iterations i and i + 1; when
 // they take different paths it runs both in one step, lined up with the other lanes: the T path
 // (of i, mode 2, or of i + 1 advanced, mode 1) in the wavefront's T slot, then the F path in its
 // F slot, and moves on by two. Otherwise (mode 0) it runs iteration i in its slot and moves on by
 // one. The non-branch work moves into both paths (the seed's condition 3).
 #include "common.h"
 
-using namespace converge;
+using namespace common;
 
 __global__ void converge_advance(problem p)
 {
@@ -28,21 +28,19 @@ __global__ void converge_advance(problem p)
                 next = i + 1;
             }
         }
-        if (do_t) fold += finish(path_t(cv::start(lane, it_t), p.branch_len), p.nonbranch_len);
-        if (do_f) fold += finish(path_f(cv::start(lane, it_f), p.branch_len), p.nonbranch_len);
+        if (do_t) fold += finish(path_t(wb::converge::start(lane, it_t), p.branch_len), p.nonbranch_len);
+        if (do_f) fold += finish(path_f(wb::converge::start(lane, it_f), p.branch_len), p.nonbranch_len);
         i = next;
     }
     if (lane < p.lanes) p.folds[lane] = fold;
 }
 
-static const wb::kernel advance_k{"converge_advance", converge_advance, converge::block_size};
+static const auto kernel = WB_KERNEL(converge_advance, common::block_size);
 
-static void run(wb_args* a) { launch(advance_k, a); }
+static void run(wb_args* a) { launch(kernel, a); }
 
-WB_PLUGIN({.family = "converge",
-           .variant = "advance",
-           .summary = "loop advance: iterations i and i+1 on different paths run in one step, T slot then F slot",
+WB_PLUGIN({.summary = "loop advance: iterations i and i+1 on different paths run in one step, T slot then F slot",
            .seed = "002: loop advance, modes 0/1/2",
-           .kernels = {advance_k},
-           .tunables = {converge::block_size},
+           .kernels = {kernel},
+           .tunables = {common::block_size},
            .run = run})

@@ -8,11 +8,10 @@
 
 #include <type_traits>
 
-namespace converge {
+namespace common {
 
-namespace cv = wb::converge;
-
-inline constexpr auto block_size = wb::tunable::power_of_two("block_size", 256, 64, 1024, "work-items per work-group");
+/// Work-groups of at least one 64-wide wavefront.
+inline constexpr auto block_size = wb::block_size.at_least(64);
 
 struct problem {
     const uint32_t* bits;
@@ -23,8 +22,8 @@ struct problem {
 
 inline problem of(const wb_args* a)
 {
-    return {wb::in<uint32_t>(a, 0),  wb::out<uint32_t>(a, 0), uint32_t(cv::lanes(a)), uint32_t(cv::iterations(a)),
-            int(cv::branch_len(a)), int(cv::nonbranch_len(a))};
+    return {wb::in<uint32_t>(a, 0),  wb::out<uint32_t>(a, 0), uint32_t(wb::converge::lanes(a)), uint32_t(wb::converge::iterations(a)),
+            int(wb::converge::branch_len(a)), int(wb::converge::nonbranch_len(a))};
 }
 
 /// A lane's branch directions, read a word (32 iterations) at a time: the load is paid once per
@@ -46,20 +45,20 @@ struct directions {
 
 __device__ inline float path_t(float v, int len)
 {
-    for (int k = 0; k < len; ++k) v = fmaf(v, cv::t_mul, cv::t_add);
+    for (int k = 0; k < len; ++k) v = fmaf(v, wb::converge::t_mul, wb::converge::t_add);
     return v;
 }
 
 __device__ inline float path_f(float v, int len)
 {
-    for (int k = 0; k < len; ++k) v = fmaf(v, cv::f_mul, cv::f_add);
+    for (int k = 0; k < len; ++k) v = fmaf(v, wb::converge::f_mul, wb::converge::f_add);
     return v;
 }
 
 /// The non-branch work after either path, and the value's bits for the order-free fold.
 __device__ inline uint32_t finish(float v, int len)
 {
-    for (int k = 0; k < len; ++k) v = fmaf(v, cv::n_mul, cv::n_add);
+    for (int k = 0; k < len; ++k) v = fmaf(v, wb::converge::n_mul, wb::converge::n_add);
     return __float_as_uint(v);
 }
 
@@ -72,4 +71,4 @@ void launch(const wb::kernel<problem, P...>& k, wb::launch_site at, std::type_id
     k.launch_over(at, p.lanes, p, more...);
 }
 
-} // namespace converge
+} // namespace common

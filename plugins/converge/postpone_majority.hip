@@ -1,10 +1,10 @@
-// converge/postpone_majority: loop postpone, majority first (seed 002). Each lane keeps its own
+// Loop postpone, majority first (seed 002). Each lane keeps its own
 // next iteration. Every step the wavefront votes (ballot + popcount) and runs only the path most
 // of its pending lanes want; the others keep their iteration for a later step. Every `relief`-th
 // step the minority path runs instead, so that no lane starves.
 #include "common.h"
 
-using namespace converge;
+using namespace common;
 
 __global__ void converge_postpone_majority(problem p, int relief)
 {
@@ -20,7 +20,7 @@ __global__ void converge_postpone_majority(problem p, int relief)
         bool run_t = nt >= nf;
         if (relief > 0 && step % relief == 0 && (run_t ? nf : nt) > 0) run_t = !run_t;
         if (pending && t == run_t) {
-            float v = cv::start(lane, i);
+            float v = wb::converge::start(lane, i);
             if (run_t) v = path_t(v, p.branch_len); // the same for the whole wavefront
             else v = path_f(v, p.branch_len);
             fold += finish(v, p.nonbranch_len);
@@ -32,14 +32,12 @@ __global__ void converge_postpone_majority(problem p, int relief)
 
 static constexpr auto relief =
     wb::tunable::range("relief", 8, 0, 1 << 20, "every relief-th step runs the minority path (0: never)");
-static const wb::kernel majority_k{"converge_postpone_majority", converge_postpone_majority, converge::block_size};
+static const auto kernel = WB_KERNEL(converge_postpone_majority, common::block_size);
 
-static void run(wb_args* a) { launch(majority_k, a, int(relief(a))); }
+static void run(wb_args* a) { launch(kernel, a, int(relief(a))); }
 
-WB_PLUGIN({.family = "converge",
-           .variant = "postpone_majority",
-           .summary = "loop postpone: each step runs the path most pending lanes want; the minority every K steps",
+WB_PLUGIN({.summary = "loop postpone: each step runs the path most pending lanes want; the minority every K steps",
            .seed = "002: loop postpone, majority first (__ballot, __popc)",
-           .kernels = {majority_k},
-           .tunables = {converge::block_size, relief},
+           .kernels = {kernel},
+           .tunables = {common::block_size, relief},
            .run = run})

@@ -1,10 +1,10 @@
-// converge/postpone_roundrobin: loop postpone, round robin (seed 002). The wavefront runs path F,
+// Loop postpone, round robin (seed 002). The wavefront runs path F,
 // then T, then F... one per step; the lanes that want the other path keep their iteration for a
 // later step. When no pending lane wants the path whose turn it is, it switches at once (the
 // seed's "empty load").
 #include "common.h"
 
-using namespace converge;
+using namespace common;
 
 __global__ void converge_postpone_roundrobin(problem p)
 {
@@ -16,7 +16,7 @@ __global__ void converge_postpone_roundrobin(problem p)
         const bool pending = i < p.iterations, t = pending && dir.taken(i);
         if (!__any(pending && t == want_t)) want_t = !want_t;
         if (pending && t == want_t) {
-            float v = cv::start(lane, i);
+            float v = wb::converge::start(lane, i);
             if (want_t) v = path_t(v, p.branch_len); // the same for the whole wavefront
             else v = path_f(v, p.branch_len);
             fold += finish(v, p.nonbranch_len);
@@ -27,15 +27,12 @@ __global__ void converge_postpone_roundrobin(problem p)
     if (lane < p.lanes) p.folds[lane] = fold;
 }
 
-static const wb::kernel roundrobin_k{"converge_postpone_roundrobin", converge_postpone_roundrobin,
-                                     converge::block_size};
+static const auto kernel = WB_KERNEL(converge_postpone_roundrobin, common::block_size);
 
-static void run(wb_args* a) { launch(roundrobin_k, a); }
+static void run(wb_args* a) { launch(kernel, a); }
 
-WB_PLUGIN({.family = "converge",
-           .variant = "postpone_roundrobin",
-           .summary = "loop postpone: paths take turns a step each; a path nobody wants is skipped",
+WB_PLUGIN({.summary = "loop postpone: paths take turns a step each; a path nobody wants is skipped",
            .seed = "002: loop postpone, round robin (__any, __all)",
-           .kernels = {roundrobin_k},
-           .tunables = {converge::block_size},
+           .kernels = {kernel},
+           .tunables = {common::block_size},
            .run = run})

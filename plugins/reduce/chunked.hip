@@ -1,4 +1,4 @@
-// reduce/chunked: each work-item sums a contiguous batch; the partials are summed on the host
+// Each work-item sums a contiguous batch; the partials are summed on the host
 // (seed 001, second kernel). Neighbouring work-items read addresses `batch` apart: uncoalesced.
 #include "common.h"
 
@@ -13,26 +13,24 @@ __global__ void reduce_chunked(const int* in, int* partials, size_t n, size_t it
 }
 
 static constexpr auto batch = wb::tunable::range("batch", 256, 1, int64_t(1) << 24, "contiguous elements per work-item");
-static const wb::kernel chunked_k{"reduce_chunked", reduce_chunked, reduce::block_size};
+static const auto kernel = WB_KERNEL(reduce_chunked, wb::block_size);
 
-static int64_t work_items(wb_args* a) { return wb::ceil_div(reduce::n(a), batch(a)); }
+static int64_t work_items(wb_args* a) { return wb::ceil_div(wb::reduce::n(a), batch(a)); }
 
-static void prepare(wb_args* a) { reduce::prepare_partials(a, work_items(a)); }
+static void prepare(wb_args* a) { common::prepare_partials(a, work_items(a)); }
 
 static void run(wb_args* a)
 {
     const int64_t items = work_items(a);
-    chunked_k.launch_over(a, items, wb::in<int>(a, 0), wb::state<reduce::partials>(a)->device, size_t(reduce::n(a)),
+    kernel.launch_over(a, items, wb::in<int>(a, 0), wb::state<common::partials>(a)->device, size_t(wb::reduce::n(a)),
                           size_t(items), size_t(batch(a)));
 }
 
-WB_PLUGIN({.family = "reduce",
-           .variant = "chunked",
-           .summary = "each work-item sums a contiguous batch; partials summed on the host",
+WB_PLUGIN({.summary = "each work-item sums a contiguous batch; partials summed on the host",
            .seed = "001: array split into chunks, one local sum per work-item",
-           .kernels = {chunked_k},
-           .tunables = {reduce::block_size, batch},
+           .kernels = {kernel},
+           .tunables = {wb::block_size, batch},
            .prepare = prepare,
            .run = run,
-           .finish = reduce::finish_partials,
-           .release = reduce::release_partials})
+           .finish = common::finish_partials,
+           .release = common::release_partials})

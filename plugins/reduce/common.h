@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace reduce {
+namespace common {
 
 /// Sums blockDim.x values in LDS with the seed's tree (halving the active lanes each step;
 /// blockDim.x a power of two). scratch[0] holds the sum once every lane has returned.
@@ -95,8 +95,7 @@ inline int64_t device_threads()
 
 using wb::reduce::n;
 
-inline constexpr auto block_size = wb::tunable::power_of_two("block_size", 256, 32, 1024, "work-items per work-group");
 /// The blocked variants' elements per work-item.
 inline constexpr auto items = wb::tunable::range("items", 16, 1, 4096, "elements per work-item");
 
-} // namespace reduce
+} // namespace common

@@ -1,4 +1,4 @@
-// reduce/library: the vendor's device-wide reduction, the yardstick of the hand-written variants:
+// The vendor's device-wide reduction, the yardstick of the hand-written variants:
 // CUB DeviceReduce::Sum on nvidia, rocPRIM reduce on amd. The cpu platform has no such library.
 #include "common.h"
 
@@ -31,14 +31,14 @@ static void prepare(wb_args* a)
 {
     auto* s = new scratch;
     a->state = s;
-    library_sum(*s, wb::in<int>(a, 0), wb::out<int>(a, 0), size_t(reduce::n(a)), wb::stream(a));
+    library_sum(*s, wb::in<int>(a, 0), wb::out<int>(a, 0), size_t(wb::reduce::n(a)), wb::stream(a));
     HIP_CHECK(hipMalloc(&s->temp, s->bytes > 0 ? s->bytes : 1));
     wb::note(a, "scratch=%zu bytes", s->bytes);
 }
 
 static void run(wb_args* a)
 {
-    library_sum(*wb::state<scratch>(a), wb::in<int>(a, 0), wb::out<int>(a, 0), size_t(reduce::n(a)), wb::stream(a));
+    library_sum(*wb::state<scratch>(a), wb::in<int>(a, 0), wb::out<int>(a, 0), size_t(wb::reduce::n(a)), wb::stream(a));
 }
 
 static void release(wb_args* a)
@@ -49,9 +49,7 @@ static void release(wb_args* a)
     delete s;
 }
 
-WB_PLUGIN({.family = "reduce",
-           .variant = "library",
-           .summary = "the vendor library: CUB DeviceReduce::Sum (nvidia), rocPRIM reduce (amd)",
+WB_PLUGIN({.summary = "the vendor library: CUB DeviceReduce::Sum (nvidia), rocPRIM reduce (amd)",
            .seed = "001: the built-in reduction, as the platform's library provides it",
            // no .kernels: the library's own are not visible to the plugin
            .prepare = prepare,

@@ -1,4 +1,4 @@
-// reduce/streamed: the read-bandwidth study of issue 16, one kernel per launch as unrolled is,
+// The read-bandwidth study of issue 16, one kernel per launch as unrolled is,
 // with what Hopper offers beyond plain loads as one tunable, `way`, so that each is measured on
 // its own:
 //   plain loads:      each work-item keeps 8 16-byte loads in flight (unrolled keeps 4);
@@ -52,7 +52,7 @@ __device__ inline share contiguous_share(size_t n4)
 /// Adds the work-group's sum into *total; the last work-group to finish moves it to *sum.
 __device__ inline void finish(int s, int* sum, int* total, unsigned* finished)
 {
-    s = reduce::block_sum(s);
+    s = common::block_sum(s);
     if (threadIdx.x == 0) {
         atomicAdd(total, s);
         __threadfence();
@@ -168,12 +168,12 @@ constexpr auto way = wb::tunable::one_of(
     "3 L2::256B loads in even shares, 4 bulk copies in rounds, 5 bulk copies in even shares (4 and 5: sm_90)");
 using streamed_kernel = wb::kernel<const int*, int*, size_t, int*, unsigned*>;
 const streamed_kernel ways[] = {
-    streamed_kernel{"reduce_streamed<plain,rounds>", reduce_streamed<false, false>, reduce::block_size}.when(way, 0),
-    streamed_kernel{"reduce_streamed<plain,shares>", reduce_streamed<false, true>, reduce::block_size}.when(way, 1),
-    streamed_kernel{"reduce_streamed<L2_256B,rounds>", reduce_streamed<true, false>, reduce::block_size}.when(way, 2),
-    streamed_kernel{"reduce_streamed<L2_256B,shares>", reduce_streamed<true, true>, reduce::block_size}.when(way, 3),
-    streamed_kernel{"reduce_bulk<rounds>", reduce_bulk<false>, reduce::block_size}.when(way, 4),
-    streamed_kernel{"reduce_bulk<shares>", reduce_bulk<true>, reduce::block_size}.when(way, 5)};
+    streamed_kernel{"reduce_streamed<plain,rounds>", reduce_streamed<false, false>, wb::block_size}.when(way, 0),
+    streamed_kernel{"reduce_streamed<plain,shares>", reduce_streamed<false, true>, wb::block_size}.when(way, 1),
+    streamed_kernel{"reduce_streamed<L2_256B,rounds>", reduce_streamed<true, false>, wb::block_size}.when(way, 2),
+    streamed_kernel{"reduce_streamed<L2_256B,shares>", reduce_streamed<true, true>, wb::block_size}.when(way, 3),
+    streamed_kernel{"reduce_bulk<rounds>", reduce_bulk<false>, wb::block_size}.when(way, 4),
+    streamed_kernel{"reduce_bulk<shares>", reduce_bulk<true>, wb::block_size}.when(way, 5)};
 const streamed_kernel& chosen(const wb_args* a) { return ways[way(a)]; }
 bool bulk(const wb_args* a) { return way(a) >= 4; }
 
@@ -189,7 +189,7 @@ void prepare(wb_args* a)
     const auto& d = wb::device();
     if (bulk(a) && (std::string(WB_PLATFORM_NAME) != "nvidia" || d.major < 9))
         throw wb::skip("bulk asynchronous copies (way 4, 5) need an NVIDIA GPU of compute capability 9.0 or later");
-    const int64_t n = reduce::n(a), block = reduce::block_size(a);
+    const int64_t n = wb::reduce::n(a), block = wb::block_size(a);
     auto* s = new state;
     a->state = s;
     const int64_t work = bulk(a) ? wb::ceil_div(n * 4, chunk_bytes) : wb::ceil_div(n / 4, loads * block);
@@ -204,7 +204,7 @@ void prepare(wb_args* a)
 void run(wb_args* a)
 {
     auto* s = wb::state<state>(a);
-    chosen(a).launch(a, dim3(unsigned(s->groups)), wb::in<int>(a, 0), wb::out<int>(a, 0), size_t(reduce::n(a)),
+    chosen(a).launch(a, dim3(unsigned(s->groups)), wb::in<int>(a, 0), wb::out<int>(a, 0), size_t(wb::reduce::n(a)),
                      s->total, s->finished);
 }
 
@@ -219,12 +219,10 @@ void release(wb_args* a)
 
 } // namespace
 
-WB_PLUGIN({.family = "reduce",
-           .variant = "streamed",
-           .summary = "Hopper's ways to read: 8 loads in flight, L2 256-byte lines, bulk copies, an even split",
+WB_PLUGIN({.summary = "Hopper's ways to read: 8 loads in flight, L2 256-byte lines, bulk copies, an even split",
            .seed = "001: sub-group vector loads, tuned beyond plain loads (issue 16's study)",
            .kernels = {ways[0], ways[1], ways[2], ways[3], ways[4], ways[5]},
-           .tunables = {reduce::block_size, way},
+           .tunables = {wb::block_size, way},
            .prepare = prepare,
            .run = run,
            .release = release})

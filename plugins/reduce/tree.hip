@@ -1,24 +1,22 @@
-// reduce/tree: one element per work-item, a tree in LDS per work-group, one partial per
+// One element per work-item, a tree in LDS per work-group, one partial per
 // work-group summed on the host (seed 001, work-group tree reduction).
 #include "tree_groups.h"
 
-// The kernel is reduce::reduce_tree_groups (tree_groups.h), shared with tree_two_stage.
+// The kernel is common::reduce_tree_groups (tree_groups.h), shared with tree_two_stage.
 
-static void prepare(wb_args* a) { reduce::prepare_partials(a, wb::ceil_div(reduce::n(a), reduce::block_size(a))); }
+static void prepare(wb_args* a) { common::prepare_partials(a, wb::ceil_div(wb::reduce::n(a), wb::block_size(a))); }
 
 static void run(wb_args* a)
 {
-    const int64_t n = reduce::n(a);
-    reduce::tree_groups_k.launch_over(a, n, wb::in<int>(a, 0), wb::state<reduce::partials>(a)->device, size_t(n));
+    const int64_t n = wb::reduce::n(a);
+    common::tree_groups.launch_over(a, n, wb::in<int>(a, 0), wb::state<common::partials>(a)->device, size_t(n));
 }
 
-WB_PLUGIN({.family = "reduce",
-           .variant = "tree",
-           .summary = "one element per work-item, LDS tree per work-group; partials summed on the host",
+WB_PLUGIN({.summary = "one element per work-item, LDS tree per work-group; partials summed on the host",
            .seed = "001: tree reduction within each work-group, then a serial reduction on the host",
-           .kernels = {reduce::tree_groups_k},
-           .tunables = {reduce::block_size},
+           .kernels = {common::tree_groups},
+           .tunables = {wb::block_size},
            .prepare = prepare,
            .run = run,
-           .finish = reduce::finish_partials,
-           .release = reduce::release_partials})
+           .finish = common::finish_partials,
+           .release = common::release_partials})

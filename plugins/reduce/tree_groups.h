@@ -4,7 +4,7 @@
 
 #include "common.h"
 
-namespace reduce {
+namespace common {
 
 /// The seed's work-group tree: one element per work-item, one partial per work-group in
 /// `partials` (dynamic LDS of blockDim.x ints). The first stage of tree and tree_two_stage.
@@ -17,6 +17,6 @@ __global__ void reduce_tree_groups(const int* in, int* partials, size_t n)
     if (threadIdx.x == 0) partials[blockIdx.x] = scratch[0];
 }
 
-inline const wb::kernel tree_groups_k{"reduce_tree_groups", reduce_tree_groups, block_size, sizeof(int)};
+inline const auto tree_groups = WB_KERNEL(reduce_tree_groups, wb::block_size, sizeof(int));
 
-} // namespace reduce
+} // namespace common

@@ -1,4 +1,4 @@
-// reduce/unrolled: the tuned variant. A grid the device holds at once (occupancy API) reads the
+// The tuned variant. A grid the device holds at once (occupancy API) reads the
 // input in rounds of tiles, one per work-group per round, each work-item with four 16-byte
 // loads in flight; what is left after the last full round is spread over every work-item, so
 // none idles at the end. Work-groups sum with shuffles into one accumulator, and the last to
@@ -24,7 +24,7 @@ __global__ void reduce_unrolled(const int* in, int* sum, size_t n, int* total, u
     for (size_t i = full + blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += threads)
         s += (in4[i].x + in4[i].y) + (in4[i].z + in4[i].w);
     if (blockIdx.x == 0 && threadIdx.x < n % 4) s += in[n - n % 4 + threadIdx.x];
-    s = reduce::block_sum(s);
+    s = common::block_sum(s);
 
     if (threadIdx.x == 0) {
         atomicAdd(total, s);
@@ -39,7 +39,7 @@ __global__ void reduce_unrolled(const int* in, int* sum, size_t n, int* total, u
 
 static constexpr auto groups_per_mp =
     wb::tunable::range("groups_per_mp", 0, 0, 64, "work-groups per multiprocessor (0: as many as fit, by occupancy)");
-static const wb::kernel unrolled_k{"reduce_unrolled", reduce_unrolled, reduce::block_size};
+static const auto kernel = WB_KERNEL(reduce_unrolled, wb::block_size);
 
 struct state {
     int* total = nullptr;
@@ -50,10 +50,10 @@ struct state {
 static void prepare(wb_args* a)
 {
     if (reinterpret_cast<uintptr_t>(a->in[0]) % 16) throw wb::skip("input is not 16-byte aligned");
-    const int64_t n = reduce::n(a), block = reduce::block_size(a), per_mp = groups_per_mp(a);
+    const int64_t n = wb::reduce::n(a), block = wb::block_size(a), per_mp = groups_per_mp(a);
     auto* s = new state;
     a->state = s;
-    const int64_t resident = per_mp > 0 ? per_mp * wb::device().multiProcessorCount : unrolled_k.resident_groups(a);
+    const int64_t resident = per_mp > 0 ? per_mp * wb::device().multiProcessorCount : kernel.resident_groups(a);
     // No more work-groups than there are tiles: small inputs take a small grid.
     s->groups = std::max<int64_t>(1, std::min(resident, wb::ceil_div(n / 4, unroll * block)));
     HIP_CHECK(hipMalloc(&s->total, sizeof(int)));
@@ -66,7 +66,7 @@ static void prepare(wb_args* a)
 static void run(wb_args* a)
 {
     auto* s = wb::state<state>(a);
-    unrolled_k.launch(a, dim3(unsigned(s->groups)), wb::in<int>(a, 0), wb::out<int>(a, 0), size_t(reduce::n(a)),
+    kernel.launch(a, dim3(unsigned(s->groups)), wb::in<int>(a, 0), wb::out<int>(a, 0), size_t(wb::reduce::n(a)),
                       s->total, s->finished);
 }
 
@@ -79,12 +79,10 @@ static void release(wb_args* a)
     delete s;
 }
 
-WB_PLUGIN({.family = "reduce",
-           .variant = "unrolled",
-           .summary = "4 int4 loads in flight, resident grid, even tail, last work-group finishes: one kernel",
+WB_PLUGIN({.summary = "4 int4 loads in flight, resident grid, even tail, last work-group finishes: one kernel",
            .seed = "001: sub-group vector loads, tuned: more elements in flight per work-item",
-           .kernels = {unrolled_k},
-           .tunables = {reduce::block_size, groups_per_mp},
+           .kernels = {kernel},
+           .tunables = {wb::block_size, groups_per_mp},
            .prepare = prepare,
            .run = run,
            .release = release})

@@ -1,4 +1,4 @@
-// reduce/wavefront: 16-byte vector loads in a grid-stride loop, a shuffle reduction within each
+// 16-byte vector loads in a grid-stride loop, a shuffle reduction within each
 // wavefront, then across the work-group's wavefronts, one atomic per work-group (seed 001,
 // sub-group vector loads; written for any wavefront width).
 #include "common.h"
@@ -13,13 +13,13 @@ __global__ void reduce_wavefront(const int* in, int* sum, size_t n)
         s += (v.x + v.y) + (v.z + v.w);
     }
     if (id < n % 4) s += in[n - n % 4 + id]; // the last n % 4 elements
-    s = reduce::block_sum(s);                // shuffles within each wavefront, then across them
+    s = common::block_sum(s);                // shuffles within each wavefront, then across them
     if (threadIdx.x == 0) atomicAdd(sum, s);
 }
 
 static constexpr auto work_items =
     wb::tunable::range("work_items", 0, 0, int64_t(1) << 26, "work-items in the grid (0: enough to fill the device)");
-static const wb::kernel wavefront_k{"reduce_wavefront", reduce_wavefront, reduce::block_size};
+static const auto kernel = WB_KERNEL(reduce_wavefront, wb::block_size);
 
 struct grid {
     int64_t groups = 0;
@@ -28,8 +28,8 @@ struct grid {
 static void prepare(wb_args* a)
 {
     if (reinterpret_cast<uintptr_t>(a->in[0]) % 16) throw wb::skip("input is not 16-byte aligned");
-    const int64_t w = work_items(a), block = reduce::block_size(a);
-    auto* g = new grid{wb::ceil_div(w > 0 ? w : reduce::device_threads(), block)};
+    const int64_t w = work_items(a), block = wb::block_size(a);
+    auto* g = new grid{wb::ceil_div(w > 0 ? w : common::device_threads(), block)};
     a->state = g;
     wb::note(a, "work_items=%lld", (long long)(g->groups * block));
 }
@@ -38,17 +38,15 @@ static void run(wb_args* a)
 {
     int* sum = wb::out<int>(a, 0);
     HIP_CHECK(hipMemsetAsync(sum, 0, sizeof(int), wb::stream(a)));
-    wavefront_k.launch(a, dim3(unsigned(wb::state<grid>(a)->groups)), wb::in<int>(a, 0), sum, size_t(reduce::n(a)));
+    kernel.launch(a, dim3(unsigned(wb::state<grid>(a)->groups)), wb::in<int>(a, 0), sum, size_t(wb::reduce::n(a)));
 }
 
 static void release(wb_args* a) { delete wb::state<grid>(a); }
 
-WB_PLUGIN({.family = "reduce",
-           .variant = "wavefront",
-           .summary = "int4 loads, grid-stride loop, wavefront shuffle reduction, one atomicAdd per work-group",
+WB_PLUGIN({.summary = "int4 loads, grid-stride loop, wavefront shuffle reduction, one atomicAdd per work-group",
            .seed = "001: sub-group vector loads, intermediate results reduced per work-group",
-           .kernels = {wavefront_k},
-           .tunables = {reduce::block_size, work_items},
+           .kernels = {kernel},
+           .tunables = {wb::block_size, work_items},
            .prepare = prepare,
            .run = run,
            .release = release})

@@ -5,10 +5,10 @@
 #include "wavebench/families/vgpr.h"
 #include "wavebench/plugin.h"
 
-namespace vgpr {
+namespace common {
 
-inline constexpr auto block_size =
-    wb::tunable::power_of_two("block_size", 64, 32, 1024, "work-items per work-group (x)");
+/// Work-items per work-group in x.
+inline constexpr auto block_size = wb::block_size.with_default(64);
 
 struct ushort8 {
     uint16_t s[8];
@@ -65,4 +65,4 @@ inline void launch(const wb::kernel<problem>& k, wb::launch_site at)
     k.launch(at, dim3(unsigned(wb::ceil_div(groups, k.block(a))), unsigned(p.out_height)), p);
 }
 
-} // namespace vgpr
+} // namespace common

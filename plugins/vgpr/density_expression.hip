@@ -1,8 +1,8 @@
-// vgpr/density_expression: seed 003's kernel as first written, A4 + A1 - A2 - A3 in one
+// Seed 003's kernel as first written, A4 + A1 - A2 - A3 in one
 // expression of four vload8s (41 VGPRs and 5 waves per SIMD in the seed's compiler).
 #include "common.h"
 
-using namespace vgpr;
+using namespace common;
 
 __global__ void density_expression(problem p)
 {
@@ -14,14 +14,12 @@ __global__ void density_expression(problem p)
     store(p, y, x_v, sum);
 }
 
-static const wb::kernel density_expression_k{"density_expression", density_expression, vgpr::block_size};
+static const auto kernel = WB_KERNEL(density_expression, common::block_size);
 
-static void run(wb_args* a) { launch(density_expression_k, a); }
+static void run(wb_args* a) { launch(kernel, a); }
 
-WB_PLUGIN({.family = "vgpr",
-           .variant = "density_expression",
-           .summary = "A4 + A1 - A2 - A3 of four 8-wide loads in one expression",
+WB_PLUGIN({.summary = "A4 + A1 - A2 - A3 of four 8-wide loads in one expression",
            .seed = "003: the kernel as first written (41 VGPRs, 5 waves per SIMD)",
-           .kernels = {density_expression_k},
-           .tunables = {vgpr::block_size},
+           .kernels = {kernel},
+           .tunables = {common::block_size},
            .run = run})

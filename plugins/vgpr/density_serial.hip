@@ -1,8 +1,8 @@
-// vgpr/density_serial: seed 003's rewrite, the four loads accumulated one by one with the comma
+// Seed 003's rewrite, the four loads accumulated one by one with the comma
 // operator, as the seed writes it (6 VGPRs and 10 waves per SIMD in the seed's compiler).
 #include "common.h"
 
-using namespace vgpr;
+using namespace common;
 
 __global__ void density_serial(problem p)
 {
@@ -18,14 +18,12 @@ __global__ void density_serial(problem p)
     store(p, y, x_v, sum);
 }
 
-static const wb::kernel density_serial_k{"density_serial", density_serial, vgpr::block_size};
+static const auto kernel = WB_KERNEL(density_serial, common::block_size);
 
-static void run(wb_args* a) { launch(density_serial_k, a); }
+static void run(wb_args* a) { launch(kernel, a); }
 
-WB_PLUGIN({.family = "vgpr",
-           .variant = "density_serial",
-           .summary = "the four 8-wide loads accumulated one by one (comma operator)",
+WB_PLUGIN({.summary = "the four 8-wide loads accumulated one by one (comma operator)",
            .seed = "003: the rewrite (6 VGPRs, 10 waves per SIMD)",
-           .kernels = {density_serial_k},
-           .tunables = {vgpr::block_size},
+           .kernels = {kernel},
+           .tunables = {common::block_size},
            .run = run})

@@ -1,10 +1,10 @@
 // Typed access to the parameters the harness passes a plugin (wb_args::params): family parameters
 // (n, m, pattern, ...) and tunables (block_size, ...). Plain C++ with no HIP, so the families'
-// problem headers (wavebench/families/<family>.h) can name their parameters once for the plugins
-// and the reference alike:
+// problem headers (wavebench/families/<family>.h) declare their parameters once, with their
+// default, range and meaning, for the plugins, the reference and the family's definition alike:
 //
-//     inline constexpr wb::int_param n{"n"};      // in the problem header
-//     const int64_t count = n(a);                 // in a plugin: throws if n is missing or not an integer
+//     inline constexpr auto n = wb::int_param::range("n", 1 << 20, 0, 1 << 30, "elements"); // problem header
+//     const int64_t count = n(a);   // in a plugin: throws if n is missing or not an integer
 //
 // A wrong kind is an error that names the parameter, what it is and what was asked for.
 #pragma once
@@ -68,9 +68,23 @@ inline std::string_view text(const wb_args* a, const char* name)
     return p.s ? p.s : "";
 }
 
-/// A named parameter of one kind: declare it once, read it with `name(args)`.
+/// A named parameter of one kind: declare it once, read it with `name(args)`. A family's parameter
+/// also says its default, its meaning and, for an integer, its range (core/families/<family>.cpp
+/// builds its parameter list from these); `int_param{"n"}`, a name alone, still declares one.
 template <class T, T (*read)(const wb_args*, const char*)> struct typed_param {
     const char* name;
+    T default_value{};
+    const char* help = "";
+    int64_t min = 0, max = 0; // integers: the allowed range
+
+    /// An integer in [min, max].
+    static constexpr typed_param range(const char* name, T def, int64_t min, int64_t max, const char* help)
+    {
+        return {name, def, help, min, max};
+    }
+    /// A real or a string, checked by the family.
+    static constexpr typed_param of(const char* name, T def, const char* help) { return {name, def, help}; }
+
     T operator()(const wb_args* a) const { return read(a, name); }
 };
 using int_param = typed_param<int64_t, integer>;

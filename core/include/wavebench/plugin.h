@@ -1,26 +1,28 @@
-// The plugin SDK: what a plugin author includes. A plugin is kernels plus launch code:
+// The plugin SDK: what a plugin author includes. A plugin is kernels plus launch code, in a file
+// <family>/<variant>.hip, say reduce/mine.hip:
 //
 //     #include "wavebench/families/reduce.h"   // the family's parameters (wb::reduce::n, ...)
 //     #include "wavebench/plugin.h"
 //
 //     __global__ void add_all(const int* in, int* sum, size_t n) { ... }
 //
-//     static constexpr auto block = wb::tunable::power_of_two("block_size", 256, 32, 1024, "work-items per work-group");
-//     static const wb::kernel add_all_k{"add_all", add_all, block};   // block size: the tunable's value
+//     static const auto kernel = WB_KERNEL(add_all, wb::block_size); // named after the function
 //
 //     static void run(wb_args* a)
 //     {
 //         const int64_t n = wb::reduce::n(a);
-//         add_all_k.launch_over(a, n, wb::in<int>(a, 0), wb::out<int>(a, 0), size_t(n)); // one work-item each
+//         kernel.launch_over(a, n, wb::in<int>(a, 0), wb::out<int>(a, 0), size_t(n)); // one work-item each
 //     }
 //
-//     WB_PLUGIN({.family = "reduce", .variant = "mine", .summary = "...", .seed = "...",
-//                .kernels = {add_all_k}, .tunables = {block}, .run = run})
+//     WB_PLUGIN({.summary = "...", .seed = "...", .kernels = {kernel}, .tunables = {wb::block_size}, .run = run})
 //
+// The family and variant come from the file's path (wavebench_add_plugin passes them as
+// WAVEBENCH_FAMILY and WAVEBENCH_VARIANT); `.family` and `.variant`, where given, are used instead.
 // Plugin functions take a wb_args*, throw on error (HIP_CHECK, std::exception) and throw wb::skip
 // to decline a configuration; the entry point WB_PLUGIN exports turns both into the C status codes
 // of plugin_abi.h. A kernel's launch takes its block size and dynamic shared memory from its
-// declaration and checks the launch itself.
+// declaration and checks the launch itself; the harness asks the plugin for the same launch
+// (wb_plugin::launch) when it reports the kernel's resources.
 #pragma once
 
 #include "wavebench/hip_check.h"
@@ -136,11 +138,28 @@ struct tunable {
     /// Its value in this configuration.
     int64_t operator()(const wb_args* a) const { return integer(a, name); }
 
+    /// The same with another default value, or another lower bound.
+    constexpr tunable with_default(int64_t def) const
+    {
+        tunable t = *this;
+        t.default_value = def;
+        return t;
+    }
+    constexpr tunable at_least(int64_t lowest) const
+    {
+        tunable t = *this;
+        t.min = lowest;
+        return t;
+    }
+
     wb_tunable describe() const
     {
         return {name, default_value, n_values ? values.data() : nullptr, n_values, min, max, pow2 ? 1 : 0, help};
     }
 };
+
+/// The work-group size most kernels take: `wb::block_size`, or `wb::block_size.with_default(64)`.
+inline constexpr tunable block_size = tunable::power_of_two("block_size", 256, 32, 1024, "work-items per work-group");
 
 // ---- kernels -------------------------------------------------------------------------------------
 
@@ -245,13 +264,19 @@ private:
     function fn_typed_;
 };
 
+/// A wb::kernel named after its function: WB_KERNEL(reduce_atomic, wb::block_size) is
+/// wb::kernel{"reduce_atomic", reduce_atomic, wb::block_size}; the arguments after the function are
+/// wb::kernel's (a block size tunable or a fixed size, then dynamic shared memory per work-item).
+/// A template instance is named as written: WB_KERNEL(conv_tiled<4>, block) is "conv_tiled<4>".
+#define WB_KERNEL(fn, ...) ::wb::kernel{#fn, fn, __VA_ARGS__}
+
 // ---- the plugin ----------------------------------------------------------------------------------
 
 using plugin_fn = void (*)(wb_args*);
 
 struct plugin_def {
-    const char* family = nullptr;  // the family it implements (core/families/<family>.cpp)
-    const char* variant = nullptr; // its name within the family
+    const char* family = nullptr;  // the family it implements; default: its folder's name
+    const char* variant = nullptr; // its name within the family; default: its file's name
     const char* summary = "";      // one line
     const char* seed = "";         // the seed section it implements
     std::vector<std::reference_wrapper<const kernel_info>> kernels = {}; // for resource and occupancy reports
@@ -265,7 +290,7 @@ struct plugin_def {
 
 namespace detail {
 
-inline void copy_message(wb_args* a, const char* what)
+inline void copy_message(const wb_args* a, const char* what)
 {
     if (a->message && a->message_size) std::snprintf(a->message, a->message_size, "%s", what);
 }
@@ -303,6 +328,35 @@ template <const plugin_def* D> int64_t dynamic_lds(const wb_args* a, uint32_t k)
     }
 }
 
+/// Kernel k's launch in this configuration, as wb::kernel::launch makes it.
+template <const plugin_def* D> int32_t launch(const wb_args* a, uint32_t k, wb_launch* out)
+{
+    try {
+        if (k >= D->kernels.size()) throw std::out_of_range("the plugin has no kernel " + std::to_string(k));
+        const kernel_info& info = D->kernels[k].get();
+        out->block_size = info.block(a);
+        out->dynamic_lds = int64_t(info.dynamic_lds(a));
+        return WB_OK;
+    } catch (const std::exception& e) {
+        copy_message(a, e.what());
+    } catch (...) {
+        copy_message(a, "unknown exception in plugin");
+    }
+    return WB_ERROR;
+}
+
+/// The family and variant the build passes (wavebench_add_plugin: the file's <family>/<variant>.hip).
+#ifdef WAVEBENCH_FAMILY
+inline constexpr const char* path_family = WAVEBENCH_FAMILY;
+#else
+inline constexpr const char* path_family = nullptr;
+#endif
+#ifdef WAVEBENCH_VARIANT
+inline constexpr const char* path_variant = WAVEBENCH_VARIANT;
+#else
+inline constexpr const char* path_variant = nullptr;
+#endif
+
 template <const plugin_def* D> const wb_plugin* describe()
 {
     static const std::vector<wb_kernel> kernels = [] {
@@ -319,8 +373,8 @@ template <const plugin_def* D> const wb_plugin* describe()
     for (const kernel_info& k : D->kernels) computed_lds |= k.computes_lds();
     static const wb_plugin descriptor{sizeof(wb_plugin),
                                       WB_PLUGIN_ABI_VERSION,
-                                      D->family,
-                                      D->variant,
+                                      D->family ? D->family : path_family,
+                                      D->variant ? D->variant : path_variant,
                                       D->summary,
                                       D->seed,
                                       WB_PLATFORM_NAME,
@@ -333,7 +387,9 @@ template <const plugin_def* D> const wb_plugin* describe()
                                       D->finish ? &finish<D> : nullptr,
                                       D->release ? &release<D> : nullptr,
                                       computed_lds ? &dynamic_lds<D> : nullptr,
-                                      D->bind ? &bind<D> : nullptr};
+                                      D->bind ? &bind<D> : nullptr,
+                                      WAVEBENCH_SDK_VERSION,
+                                      &launch<D>};
     return &descriptor;
 }
 

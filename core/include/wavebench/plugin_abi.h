@@ -15,8 +15,18 @@
 //   (2 still) the C++ SDK in wavebench/plugin.h was rewritten (typed parameters, wb::tunable,
 //      wb::kernel with its launch) on top of this unchanged C layout: plugins built against the
 //      earlier plugin.h still load; their sources need the new API to rebuild.
+//   (2 still) SDK 2.1: wb_plugin grew `sdk_version` and `launch` at its end. A descriptor says its
+//      own size: one of SDK 2.0 ends before them and still loads (the harness resolves its
+//      kernels' launch from the declarations, as before).
 #define WB_PLUGIN_ABI_VERSION 2u
 #define WB_PLUGIN_ENTRY "wavebench_plugin"
+
+// The version of the plugin SDK (these headers and cmake/wavebench_plugin.cmake): the minor number
+// grows with additions a plugin may use, the major one where a plugin's source must change. See
+// CHANGELOG.md for what each version brought.
+#define WAVEBENCH_SDK_VERSION_MAJOR 2
+#define WAVEBENCH_SDK_VERSION_MINOR 1
+#define WAVEBENCH_SDK_VERSION (WAVEBENCH_SDK_VERSION_MAJOR * 100 + WAVEBENCH_SDK_VERSION_MINOR)
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,6 +61,13 @@ typedef struct wb_kernel {
     const char* when_param;
     int64_t when_value;
 } wb_kernel;
+
+/// A kernel's launch in one configuration: work-items per work-group and bytes of dynamic shared
+/// memory (what wb_plugin::launch answers).
+typedef struct wb_launch {
+    int32_t block_size;
+    int64_t dynamic_lds;
+} wb_launch;
 
 /// A tunable: an integer the suite may sweep. Allowed values are either the explicit list
 /// `allowed` (n_allowed > 0) or the range [min, max], optionally restricted to powers of two.
@@ -113,7 +130,16 @@ typedef struct wb_plugin {
     /// through copies and datasets): where a plugin derives its own layout from the inputs
     /// (padding, transposing), it does it here, from args->in. Optional.
     int32_t (*bind)(wb_args* args);
+    // ---- SDK 2.1: a descriptor whose `size` ends before here has neither ----
+    uint32_t sdk_version; ///< WAVEBENCH_SDK_VERSION of the plugin's build
+    /// Kernel `kernel`'s (an index into `kernels`) launch for these parameters: the block size
+    /// and dynamic shared memory it is launched with. WB_OK with *out filled, else WB_ERROR with
+    /// the reason in args->message. The one answer the harness uses where a plugin gives it.
+    int32_t (*launch)(const wb_args* args, uint32_t kernel, wb_launch* out);
 } wb_plugin;
+
+/// Whether descriptor `d` (of `d->size` bytes) has `field`: fields added later sit at the end.
+#define WB_PLUGIN_HAS(d, field) ((d)->size >= offsetof(wb_plugin, field) + sizeof((d)->field))
 
 typedef const wb_plugin* (*wb_plugin_entry)(uint32_t host_abi_version);
 

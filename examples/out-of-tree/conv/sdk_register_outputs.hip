@@ -1,4 +1,4 @@
-// conv/sdk_register_outputs (an out-of-tree example): each work-item computes `outputs`
+// An out-of-tree example: each work-item computes `outputs`
 // consecutive outputs in registers and reads each input it needs once, for all of them, instead of
 // once per output. One kernel instance per value of the tunable (a template), chosen at run time.
 #include "wavebench/families/conv.h" // wb::conv::n, wb::conv::m
@@ -27,13 +27,13 @@ template <int R> __global__ void conv_outputs(const int* in, const int* taps, in
         if (i0 + r < n) out[i0 + r] = int(acc[r]);
 }
 
-static constexpr auto block = wb::tunable::power_of_two("block_size", 256, 32, 1024, "work-items per work-group");
 static constexpr auto outputs = wb::tunable::one_of("outputs", 4, {1, 2, 4, 8}, "consecutive outputs per work-item");
 
 // conv_outputs<R> runs where outputs = R (the harness reports the resources of the one that ran).
-template <int R> auto instance(const char* name) { return wb::kernel{name, conv_outputs<R>, block}.when(outputs, R); }
-static const auto out_1 = instance<1>("conv_outputs<1>"), out_2 = instance<2>("conv_outputs<2>"),
-                  out_4 = instance<4>("conv_outputs<4>"), out_8 = instance<8>("conv_outputs<8>");
+static const auto out_1 = WB_KERNEL(conv_outputs<1>, wb::block_size).when(outputs, 1);
+static const auto out_2 = WB_KERNEL(conv_outputs<2>, wb::block_size).when(outputs, 2);
+static const auto out_4 = WB_KERNEL(conv_outputs<4>, wb::block_size).when(outputs, 4);
+static const auto out_8 = WB_KERNEL(conv_outputs<8>, wb::block_size).when(outputs, 8);
 
 static void run(wb_args* a)
 {
@@ -43,10 +43,8 @@ static void run(wb_args* a)
     k.launch_over(a, wb::ceil_div(n, r), wb::in<int>(a, 0), wb::in<int>(a, 1), wb::out<int>(a, 0), n, int(m));
 }
 
-WB_PLUGIN({.family = "conv",
-           .variant = "sdk_register_outputs",
-           .summary = "R consecutive outputs per work-item in registers, each input read once for all of them",
+WB_PLUGIN({.summary = "R consecutive outputs per work-item in registers, each input read once for all of them",
            .seed = "000 (out-of-tree example)",
            .kernels = {out_1, out_2, out_4, out_8},
-           .tunables = {block, outputs},
+           .tunables = {wb::block_size, outputs},
            .run = run})

@@ -1,4 +1,4 @@
-// reduce/sdk_grid_stride (an out-of-tree example): as many work-groups as the device holds at
+// An out-of-tree example: as many work-groups as the device holds at
 // once, each work-item summing a grid-stride slice of the input, then a tree in dynamic shared
 // memory per work-group and one atomic per work-group.
 #include "wavebench/families/reduce.h" // wb::reduce::n
@@ -23,9 +23,8 @@ __global__ void grid_stride_sum(const int* in, int* sum, int64_t n)
     if (t == 0) atomicAdd(sum, int(partial[0]));
 }
 
-static constexpr auto block = wb::tunable::power_of_two("block_size", 256, 32, 1024, "work-items per work-group");
-// Block size from the tunable; one unsigned of dynamic shared memory per work-item.
-static const wb::kernel sum_k{"grid_stride_sum", grid_stride_sum, block, int(sizeof(unsigned))};
+// Block size from the SDK's block_size tunable; one unsigned of dynamic shared memory per work-item.
+static const auto kernel = WB_KERNEL(grid_stride_sum, wb::block_size, int(sizeof(unsigned)));
 
 static void run(wb_args* a)
 {
@@ -33,14 +32,12 @@ static void run(wb_args* a)
     int* sum = wb::out<int>(a, 0);
     HIP_CHECK(hipMemsetAsync(sum, 0, sizeof(int), wb::stream(a)));
     if (n == 0) return;
-    const int64_t groups = std::min(sum_k.resident_groups(a), wb::ceil_div(n, sum_k.block(a)));
-    sum_k.launch(a, dim3(unsigned(groups)), wb::in<int>(a, 0), sum, n);
+    const int64_t groups = std::min(kernel.resident_groups(a), wb::ceil_div(n, kernel.block(a)));
+    kernel.launch(a, dim3(unsigned(groups)), wb::in<int>(a, 0), sum, n);
 }
 
-WB_PLUGIN({.family = "reduce",
-           .variant = "sdk_grid_stride",
-           .summary = "resident work-groups only, grid-stride sums, a tree in shared memory, one atomic each",
+WB_PLUGIN({.summary = "resident work-groups only, grid-stride sums, a tree in shared memory, one atomic each",
            .seed = "001 (out-of-tree example)",
-           .kernels = {sum_k},
-           .tunables = {block},
+           .kernels = {kernel},
+           .tunables = {wb::block_size},
            .run = run})

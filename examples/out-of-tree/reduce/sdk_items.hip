@@ -1,4 +1,4 @@
-// reduce/sdk_items (an out-of-tree example, written as GPU code is): a kernel template over the
+// An out-of-tree example, written as GPU code is: a kernel template over the
 // items each work-item sums, `extern __shared__` dynamic shared memory, and triple-chevron
 // launches. Every work-group sums ITEMS consecutive tiles of the input, then a tree in shared
 // memory, then one atomic. The cpu platform builds it unmodified: wavebench_add_plugin passes
@@ -24,13 +24,13 @@ template <int ITEMS> __global__ void tile_sums(const int* in, int* sum, int64_t 
     if (t == 0) atomicAdd(sum, int(partial[0]));
 }
 
-static constexpr auto block = wb::tunable::power_of_two("block_size", 256, 64, 1024, "work-items per work-group");
+static constexpr auto block = wb::block_size.at_least(64);
 static constexpr auto items = wb::tunable::one_of("items", 4, {1, 4, 16}, "input items per work-item");
 // One instance of the template per value of `items`, for the resource report (one unsigned of
 // dynamic shared memory per work-item).
-static const wb::kernel k1 = wb::kernel{"tile_sums<1>", tile_sums<1>, block, int(sizeof(unsigned))}.when(items, 1);
-static const wb::kernel k4 = wb::kernel{"tile_sums<4>", tile_sums<4>, block, int(sizeof(unsigned))}.when(items, 4);
-static const wb::kernel k16 = wb::kernel{"tile_sums<16>", tile_sums<16>, block, int(sizeof(unsigned))}.when(items, 16);
+static const auto k1 = WB_KERNEL(tile_sums<1>, block, int(sizeof(unsigned))).when(items, 1);
+static const auto k4 = WB_KERNEL(tile_sums<4>, block, int(sizeof(unsigned))).when(items, 4);
+static const auto k16 = WB_KERNEL(tile_sums<16>, block, int(sizeof(unsigned))).when(items, 16);
 
 template <int ITEMS> static void launch(wb_args* a, const int* in, int* sum, int64_t n)
 {
@@ -54,9 +54,7 @@ static void run(wb_args* a)
     }
 }
 
-WB_PLUGIN({.family = "reduce",
-           .variant = "sdk_items",
-           .summary = "a kernel template over items per work-item, extern __shared__, <<<>>> launches",
+WB_PLUGIN({.summary = "a kernel template over items per work-item, extern __shared__, <<<>>> launches",
            .seed = "001 (out-of-tree example)",
            .kernels = {k1, k4, k16},
            .tunables = {block, items},

@@ -15,9 +15,13 @@
 
 namespace wb::branch {
 
-// The parameters (core/families/branch.cpp gives their ranges and meaning).
-inline constexpr int_param n{"n"};
-inline constexpr text_param kernel{"kernel"}, distribution{"distribution"};
+// The parameters, each with its default, range and meaning (core/families/branch.cpp lists them).
+inline constexpr auto n = int_param::range("n", int64_t(1) << 20, 0, int64_t(1) << 28, "elements");
+inline constexpr auto kernel =
+    text_param::of("kernel", "call", "call, mode, slot or subd: the problem a plugin pair solves");
+inline constexpr auto distribution = text_param::of(
+    "distribution", "divergent",
+    "divergent (each element decides its branch) or uniform (every 64 consecutive elements alike)");
 
 // ---- call: one long function called with two arguments swapped -------------------------------
 /// "enough arithmetic to dominate": two dependent chains of 64 multiply-adds; e and f in [0.5, 0.9].

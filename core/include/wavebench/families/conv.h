@@ -10,7 +10,8 @@
 
 namespace wb::conv {
 
-// The parameters (core/families/conv.cpp gives their ranges).
-inline constexpr int_param n{"n"}, m{"m"};
+// The parameters, each with its default, range and meaning (core/families/conv.cpp lists them).
+inline constexpr auto n = int_param::range("n", int64_t(1) << 20, 0, int64_t(1) << 31, "outputs (and input elements)");
+inline constexpr auto m = int_param::range("m", 257, 1, 4095, "taps of the kernel, odd");
 
 } // namespace wb::conv

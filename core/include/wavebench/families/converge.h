@@ -13,10 +13,18 @@
 
 namespace wb::converge {
 
-// The parameters (core/families/converge.cpp gives their ranges and meaning).
-inline constexpr int_param lanes{"lanes"}, iterations{"iterations"}, branch_len{"branch_len"}, nonbranch_len{"nonbranch_len"};
-inline constexpr text_param pattern{"pattern"};
-inline constexpr real_param p{"p"};
+// The parameters, each with its default, range and meaning (core/families/converge.cpp lists them).
+inline constexpr auto lanes = int_param::range("lanes", 65536, 1, int64_t(1) << 26, "work-items, one per lane");
+inline constexpr auto iterations = int_param::range("iterations", 64, 1, 65536, "loop iterations per lane");
+inline constexpr auto branch_len = int_param::range("branch_len", 8, 0, 65536, "dependent FMAs in each branch path");
+inline constexpr auto nonbranch_len =
+    int_param::range("nonbranch_len", 8, 0, 65536, "dependent FMAs after the branch, every iteration");
+inline constexpr auto pattern = text_param::of(
+    "pattern", "random",
+    "branch directions: random (T with probability p), biased (per lane p or 1 - p), alternating (T, F, ... from "
+    "a random phase), advanceable (fraction p, at most 0.5, of iterations the advance variant can pair up)");
+inline constexpr auto p =
+    real_param::of("p", 0.5, "probability (random, biased) or advanceable fraction (advanceable)");
 
 // Each chain converges towards a fixed point in (0, 1]: values stay normal floats at any length.
 constexpr float t_mul = 0.75f, t_add = 0.25f;   // path T: v = v * 0.75 + 0.25

@@ -9,7 +9,8 @@
 
 namespace wb::reduce {
 
-// The parameter (core/families/reduce.cpp gives its range).
-inline constexpr int_param n{"n"};
+// The parameter, with its default, range and meaning (core/families/reduce.cpp lists it): up to
+// 2^34 elements, 64 GiB of int32, more than any device here.
+inline constexpr auto n = int_param::range("n", int64_t(1) << 20, 0, int64_t(1) << 34, "number of int32 elements");
 
 } // namespace wb::reduce

@@ -12,8 +12,13 @@
 
 namespace wb::vgpr {
 
-// The parameters (core/families/vgpr.cpp gives their ranges).
-inline constexpr int_param width{"width"}, height{"height"}, dist{"dist"}, threshold{"threshold"};
+// The parameters, each with its default, range and meaning (core/families/vgpr.cpp lists them).
+inline constexpr auto width =
+    int_param::range("width", 4096, 8, int64_t(1) << 16, "integral image width (row stride), multiple of 8");
+inline constexpr auto height = int_param::range("height", 4096, 1, int64_t(1) << 16, "integral image height");
+inline constexpr auto dist = int_param::range("dist", 24, 1, int64_t(1) << 15, "face_dist_size: the window's side");
+inline constexpr auto threshold =
+    int_param::range("threshold", 64, 0, 65535, "sum_threshold: lanes below it are zeroed");
 
 struct shape {
     int64_t width, height, d, threshold, out_width, out_height;
