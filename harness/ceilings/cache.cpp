@@ -1,9 +1,9 @@
 // The ceilings cached per platform and device, so that `run` measures them only once
 // (ceilings/probe.h).
 #include "harness/ceilings/probe.h"
+#include "harness/common/json.h"
 
 #include "harness/common/files.h"
-#include "harness/report/results_json.h"
 
 #include <cctype>
 #include <cstdlib>
@@ -73,5 +73,11 @@ void cache_ceilings(const platform& p, const probe_report& r, std::ostream& os)
     }
 }
 
-} // namespace wb
+nlohmann::json ceilings_json(const ceilings& c)
+{
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& [k, v] : c) j[k] = {{"value", v.value}, {"unit", v.unit}, {"what", v.what}, {"measured", v.measured}};
+    return j;
+}
 
+} // namespace wb

@@ -16,6 +16,9 @@ namespace wb {
 /// Each rate is the median of this many timed runs (this noisy host needs at least 9).
 inline constexpr int probe_samples = 9;
 
+/// The ceilings as JSON ({name: {value, unit, what, measured}}): the cache, `probe --out` and the results.
+nlohmann::json ceilings_json(const ceilings& c);
+
 struct probe_report {
     ceilings values;
     nlohmann::json details;           // every measurement, for the probe's JSON

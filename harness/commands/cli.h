@@ -48,4 +48,11 @@ void add_report_command(CLI::App& app, command_list& commands);
 /// Registers `wavebench history` (commands/history_command.cpp).
 void add_history_command(CLI::App& app, command_list& commands);
 
+/// --db's check: a non-empty path or URL.
+extern const CLI::Validator history_db;
+
+/// Adds --db to a command: `what` the database is for ("record the run in", "run ids and names
+/// from"), the default said once here.
+void add_db_option(CLI::App* cmd, std::string& db, const std::string& what);
+
 } // namespace wb

@@ -1,14 +1,15 @@
 // `wavebench inspect`: the AMD static figures of hipcc-built .so files, with occupancy, as a table
 // or JSON; the resource baseline; and the command's registration (commands/inspect_command.h).
-#include "harness/commands/inspect_command.h"
-
 #include "harness/amd/amd_static.h"
-#include "harness/commands/commands.h"
-#include "harness/common/files.h"
 #include "harness/amd/isa_mix.h"
+#include "harness/commands/commands.h"
+#include "harness/commands/inspect_command.h"
+#include "harness/common/files.h"
+#include "harness/common/json.h"
 #include "harness/platform/platform.h"
 #include "harness/report/results_json.h"
 #include "harness/worker/worker.h"
+
 
 #include <algorithm>
 #include <cstdio>

@@ -4,6 +4,7 @@
 #include "harness/commands/cli.h"
 #include "harness/commands/commands.h"
 #include "harness/common/files.h"
+#include "harness/common/json.h"
 #include "harness/history/history.h"
 #include "harness/report/results_json.h"
 

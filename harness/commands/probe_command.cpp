@@ -1,9 +1,10 @@
 // `wavebench probe`: the machine's ceilings measured, cached for `run`, printed, and with --out
 // written to a JSON file.
-#include "harness/commands/commands.h"
-#include "harness/common/files.h"
 #include "harness/ceilings/lane_costs.h"
 #include "harness/ceilings/probe.h"
+#include "harness/commands/commands.h"
+#include "harness/common/files.h"
+#include "harness/common/json.h"
 #include "harness/common/utc_time.h"
 #include "harness/report/results_json.h"
 #include "harness/worker/worker.h"

@@ -1,13 +1,14 @@
 // `wavebench run`: a suite planned on the platform (or only listed, with --dry-run), measured
 // configuration by configuration into the console table and the results JSON, then summed up.
+#include "harness/ceilings/probe.h"
 #include "harness/commands/commands.h"
 #include "harness/common/files.h"
-#include "harness/history/history.h"
-#include "harness/ceilings/probe.h"
+#include "harness/common/json.h"
 #include "harness/common/utc_time.h"
-#include "harness/report/results_json.h"
+#include "harness/history/history.h"
 #include "harness/measure/interrupt.h"
 #include "harness/measure/runner.h"
+#include "harness/report/results_json.h"
 #include "harness/worker/worker.h"
 
 #include <algorithm>

@@ -1,6 +1,8 @@
 // A configuration's parameters as text (common/json.h).
 #include "harness/common/json.h"
 
+#include "harness/common/files.h"
+
 namespace wb {
 
 namespace {
@@ -29,6 +31,12 @@ std::string params_text(const nlohmann::json& params, const std::set<std::string
         for (const auto& [k, v] : params.items())
             if (!leave_out.count(k)) append_param(s, k, value_text(v));
     return s;
+}
+
+void write_json(const std::filesystem::path& path, const nlohmann::json& doc)
+{
+    // Plugins' messages are not promised to be UTF-8: replace what is not, never give up.
+    write_output(path, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 } // namespace wb

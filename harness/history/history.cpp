@@ -54,20 +54,6 @@ bool is_run_id(const std::string& s)
 
 } // namespace
 
-const CLI::Validator history_db{[](std::string& s) -> std::string {
-                                    return s.empty() ? "an empty path: name a file or a postgresql:// URL" : "";
-                                },
-                                "FILE|URL"};
-
-void add_db_option(CLI::App* cmd, std::string& db, const std::string& what)
-{
-    cmd->add_option("--db", db,
-                    what + " this history database: an SQLite file, or postgresql://USER@HOST[:PORT]/DB (the "
-                           "password from PGPASSWORD or ~/.pgpass); default: WAVEBENCH_DB, else "
-                           "$XDG_DATA_HOME/wavebench/history.db, else ~/.local/share/wavebench/history.db")
-        ->check(history_db);
-}
-
 std::string history_path(const std::string& db_option)
 {
     if (!db_option.empty()) return db_option;

@@ -3,7 +3,6 @@
 // id or by name (latest, previous, baseline) in place of results files.
 #pragma once
 
-#include "harness/commands/cli.h"
 #include "harness/report/results_reader.h"
 
 #include <nlohmann/json.hpp>
@@ -40,13 +39,6 @@ std::vector<run_input> history_runs(const std::string& db_option, const std::str
 /// `results_file`. Returns the id of the new run, if it was recorded.
 std::optional<int64_t> record_run(const std::string& db_option, const nlohmann::json& doc,
                                   const std::string& results_file);
-
-/// --db's check: a non-empty path or URL.
-extern const CLI::Validator history_db;
-
-/// Adds --db to a command: `what` the database is for ("record the run in", "run ids and names
-/// from"), the default said once here.
-void add_db_option(CLI::App* cmd, std::string& db, const std::string& what);
 
 /// Where the history is: `db_option` (--db), else $WAVEBENCH_DB, else
 /// $XDG_DATA_HOME/wavebench/history.db, else $HOME/.local/share/wavebench/history.db: a file or a

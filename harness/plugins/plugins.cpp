@@ -333,4 +333,11 @@ std::vector<fs::path> plugin_directories(const std::string& platform, const std:
     return dirs;
 }
 
+nlohmann::json rejections_json(const std::vector<rejection>& rejected)
+{
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& x : rejected) j.push_back({{"path", x.path.string()}, {"reason", x.reason}});
+    return j;
+}
+
 } // namespace wb

@@ -12,6 +12,7 @@
 #define BOOST_DLL_USE_STD_FS // Boost.DLL on std::filesystem (also set by CMake)
 #endif
 #include <boost/dll/shared_library.hpp>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <memory>
@@ -60,6 +61,9 @@ struct rejection {
     std::filesystem::path path;
     std::string reason;
 };
+
+/// The refused plugin files as JSON ([{path, reason}]): what `list --json`, the worker and the results say.
+nlohmann::json rejections_json(const std::vector<rejection>& rejected);
 
 /// What a descriptor may declare (check_declaration): longer strings, or more entries, are taken
 /// for a garbled descriptor rather than shown or used.

@@ -1,5 +1,7 @@
 #include "harness/report/results_json.h"
 
+#include "harness/ceilings/probe.h"
+
 #include "harness/common/files.h"
 #include "harness/common/json.h"
 
@@ -102,20 +104,6 @@ nlohmann::json result_json(const result& r, const std::string& unit, const std::
 
 } // namespace
 
-nlohmann::json ceilings_json(const ceilings& c)
-{
-    nlohmann::json j = nlohmann::json::object();
-    for (const auto& [k, v] : c) j[k] = {{"value", v.value}, {"unit", v.unit}, {"what", v.what}, {"measured", v.measured}};
-    return j;
-}
-
-nlohmann::json rejections_json(const std::vector<rejection>& rejected)
-{
-    nlohmann::json j = nlohmann::json::array();
-    for (const auto& x : rejected) j.push_back({{"path", x.path.string()}, {"reason", x.reason}});
-    return j;
-}
-
 nlohmann::json device_json(const wb_device_info& d)
 {
     return {{"name", d.name},
@@ -204,12 +192,6 @@ nlohmann::json merged_document(const nlohmann::json& first, const merged_run& m)
     doc["merged_from"] = m.merged_from;
     doc["results"] = m.results;
     return doc;
-}
-
-void write_json(const std::filesystem::path& path, const nlohmann::json& doc)
-{
-    // Plugins' messages are not promised to be UTF-8: replace what is not, never give up.
-    write_output(path, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 std::string format_ms(double ms)

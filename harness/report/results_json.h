@@ -62,13 +62,8 @@ struct merged_run {
 /// run, no shard, whose device is its first device.
 nlohmann::json merged_document(const nlohmann::json& first, const merged_run& m);
 
-/// Writes through a temporary file and a rename: a reader never sees half a document.
-void write_json(const std::filesystem::path& path, const nlohmann::json& doc);
 
 nlohmann::json device_json(const wb_device_info& d);
-/// The plugin files that could not be used: [{"path", "reason"}].
-nlohmann::json rejections_json(const std::vector<rejection>& rejected);
-nlohmann::json ceilings_json(const ceilings& c);
 
 /// "12.3 us", "4.56 ms", "1.20 s"
 std::string format_ms(double ms);

@@ -1,7 +1,6 @@
 // The messages between the harness and its workers (worker/wire.h).
 #include "harness/worker/wire.h"
 
-#include "harness/report/results_json.h"
 #include "harness/common/json.h"
 
 #include <algorithm>
