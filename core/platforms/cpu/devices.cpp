@@ -14,7 +14,8 @@
 #include <thread>
 #include <unistd.h>
 
-namespace cpu_runtime __attribute__((visibility("hidden"))) {
+#pragma GCC visibility push(hidden) // the runtime's own: not exported from the library
+namespace cpu_runtime {
 
 /// The CPUs this thread may run on (taskset, a Slurm allocation, hipSetDevice), in order.
 std::vector<int> allowed_cpus()
@@ -114,6 +115,7 @@ size_t last_level_cache_bytes()
 
 } // namespace
 } // namespace cpu_runtime
+#pragma GCC visibility pop
 
 using namespace cpu_runtime;
 

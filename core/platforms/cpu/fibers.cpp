@@ -5,7 +5,8 @@
 #include <algorithm>
 #include <sys/mman.h>
 
-namespace cpu_runtime __attribute__((visibility("hidden"))) {
+#pragma GCC visibility push(hidden) // the runtime's own: not exported from the library
+namespace cpu_runtime {
 
 #ifdef WAVEBENCH_ASAN_FIBERS
 thread_local stack_bounds tl_asan_to;       // the stack of the switch under way
@@ -62,7 +63,7 @@ void stack_cache::grow()
 }
 
 #if defined(__x86_64__) && !defined(WAVEBENCH_CPU_BOOST_SWITCH)
-// Global (the scheduler's file calls them) and hidden: not exported from the library.
+// Global, as the switches inlined in the scheduler's files call them, and hidden: not exported from the library.
 asm(R"(
     .macro wavebench_save_registers     # the callee-saved registers, onto the running stack
     pushq %rbp
@@ -135,3 +136,4 @@ wavebench_cpu_leave_new:
 #endif
 
 } // namespace cpu_runtime
+#pragma GCC visibility pop

@@ -21,7 +21,8 @@
 #define ASAN_UNPOISON_MEMORY_REGION(addr, size) ((void)(addr), (void)(size))
 #endif
 
-namespace cpu_runtime __attribute__((visibility("hidden"))) {
+#pragma GCC visibility push(hidden) // the runtime's own: not exported from the library
+namespace cpu_runtime {
 
 // ---- AddressSanitizer and fiber switches ------------------------------------------------------------
 // ASan keeps one stack per thread. Each jump to another stack (a lane's fiber, or back to the
@@ -124,6 +125,7 @@ using fiber_entry = void (*)();
 // On x86-64, a new fiber is entered with a call and a finished one leaves with an indirect jump
 // rather than with returns that match no call: the return-address predictor then stays right.
 #if defined(__x86_64__) && !defined(WAVEBENCH_CPU_BOOST_SWITCH)
+// Their assembly is in fibers.cpp.
 extern "C" void wavebench_cpu_switch(void** save, void* to) __attribute__((visibility("hidden")));
 extern "C" void wavebench_cpu_switch_new(void** save, void* top, fiber_entry fn) __attribute__((visibility("hidden")));
 extern "C" [[noreturn]] void wavebench_cpu_leave(void* to) __attribute__((visibility("hidden")));
@@ -186,3 +188,4 @@ template <fiber_entry> [[noreturn]] inline void leave_context(void* to)
 #endif
 
 } // namespace cpu_runtime
+#pragma GCC visibility pop

@@ -12,9 +12,12 @@
 #include <unordered_map>
 #include <unistd.h>
 
-namespace cpu_runtime __attribute__((visibility("hidden"))) {
+#pragma GCC visibility push(hidden) // the runtime's own: not exported from the library
+namespace cpu_runtime {
 
+namespace {
 thread_local hipError_t tl_last_error = hipSuccess;
+} // namespace
 
 hipError_t fail(hipError_t e)
 {
@@ -41,6 +44,7 @@ struct event_impl {
 
 } // namespace
 } // namespace cpu_runtime
+#pragma GCC visibility pop
 
 struct hip_cpu_event : cpu_runtime::event_impl {};
 struct hip_cpu_stream {};

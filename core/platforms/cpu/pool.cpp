@@ -8,7 +8,8 @@
 #include <sched.h>
 #include <string>
 
-namespace cpu_runtime __attribute__((visibility("hidden"))) {
+#pragma GCC visibility push(hidden) // the runtime's own: not exported from the library
+namespace cpu_runtime {
 
 void pool::resize(unsigned total)
 {
@@ -89,3 +90,4 @@ pool& the_pool()
 }
 
 } // namespace cpu_runtime
+#pragma GCC visibility pop

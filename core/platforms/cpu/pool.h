@@ -8,7 +8,8 @@
 #include <thread>
 #include <vector>
 
-namespace cpu_runtime __attribute__((visibility("hidden"))) {
+#pragma GCC visibility push(hidden) // the runtime's own: not exported from the library
+namespace cpu_runtime {
 
 struct launch_job;
 
@@ -45,3 +46,4 @@ private:
 pool& the_pool();
 
 } // namespace cpu_runtime
+#pragma GCC visibility pop

@@ -9,7 +9,8 @@
 #include <mutex>
 #include <vector>
 
-namespace cpu_runtime __attribute__((visibility("hidden"))) {
+#pragma GCC visibility push(hidden) // the runtime's own: not exported from the library
+namespace cpu_runtime {
 
 constexpr unsigned max_block_threads = 1024;
 constexpr size_t max_shared_bytes = 64 * 1024;
@@ -51,3 +52,4 @@ unsigned max_workers();
 std::mutex& launch_mutex();
 
 } // namespace cpu_runtime
+#pragma GCC visibility pop

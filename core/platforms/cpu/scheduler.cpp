@@ -13,7 +13,8 @@ __attribute__((visibility("default"))) __thread hip_cpu_tls_t hip_cpu_tls
 __attribute__((visibility("default"))) int hip_cpu_warp_size = 64;
 }
 
-namespace cpu_runtime __attribute__((visibility("hidden"))) {
+#pragma GCC visibility push(hidden) // the runtime's own: not exported from the library
+namespace cpu_runtime {
 
 __thread worker* tl_worker __attribute__((tls_model("initial-exec"))) = nullptr;
 std::atomic<unsigned long long> g_fibers_created{0};
@@ -345,3 +346,4 @@ worker& this_worker()
 }
 
 } // namespace cpu_runtime
+#pragma GCC visibility pop

@@ -16,7 +16,8 @@
 #include <mutex>
 #include <vector>
 
-namespace cpu_runtime __attribute__((visibility("hidden"))) {
+#pragma GCC visibility push(hidden) // the runtime's own: not exported from the library
+namespace cpu_runtime {
 
 /// Where the blocks of a cooperative launch meet (this_grid().sync()). A block that has finished
 /// no longer counts, and a failed launch opens it for good, so that no block waits forever.
@@ -236,3 +237,4 @@ private:
 worker& this_worker();
 
 } // namespace cpu_runtime
+#pragma GCC visibility pop

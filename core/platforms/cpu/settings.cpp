@@ -7,7 +7,8 @@
 #include <cstdlib>
 #include <string>
 
-namespace cpu_runtime __attribute__((visibility("hidden"))) {
+#pragma GCC visibility push(hidden) // the runtime's own: not exported from the library
+namespace cpu_runtime {
 
 size_t env_size(const char* name, size_t fallback)
 {
@@ -61,3 +62,4 @@ lane_order_setting& lane_order()
 }
 
 } // namespace cpu_runtime
+#pragma GCC visibility pop
