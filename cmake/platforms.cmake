@@ -79,7 +79,10 @@ endif()
 set(WAVEBENCH_SDK_PLATFORMS ${WAVEBENCH_PLATFORMS})
 
 # ---- cpu: the project's HIP-compatible CPU runtime ----------------------------------------------
-add_library(wavebench_hip_cpu SHARED ${PROJECT_SOURCE_DIR}/core/platforms/cpu/runtime.cpp)
+# The runtime by its parts: fibers, the scheduler, the pool, the devices, the host API (core/platforms/cpu/README.md).
+set(hip_cpu_sources fibers.cpp scheduler.cpp pool.cpp settings.cpp devices.cpp host_api.cpp launch.cpp)
+list(TRANSFORM hip_cpu_sources PREPEND ${PROJECT_SOURCE_DIR}/core/platforms/cpu/)
+add_library(wavebench_hip_cpu SHARED ${hip_cpu_sources})
 add_library(wavebench::hip_cpu ALIAS wavebench_hip_cpu)
 target_include_directories(wavebench_hip_cpu PUBLIC ${PROJECT_SOURCE_DIR}/core/platforms/cpu/include)
 target_link_libraries(wavebench_hip_cpu PRIVATE Boost::context Threads::Threads)

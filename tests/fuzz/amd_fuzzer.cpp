@@ -1,4 +1,4 @@
-// libFuzzer target: the AMD code-object reader (core/amd/code_objects.cpp, what read_amd_file
+// libFuzzer target: the AMD code-object reader (core/amd/*.cpp, what read_amd_file
 // loads) on any bytes: offload bundles, ELF files, code objects and their metadata, read without
 // and with the disassembly. Bad input is an error that says what is wrong (the C entry's form of
 // an exception, or an entry of "errors"); a crash, a hang, a sanitizer report, or an answer that

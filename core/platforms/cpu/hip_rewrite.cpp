@@ -30,6 +30,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -94,6 +95,22 @@ struct Src {
         return n();
     }
 };
+
+/// The pp-number that starts at p, with digit separators and exponent signs: its last character,
+/// and where the scan stopped.
+std::pair<size_t, size_t> pp_number(const Src& S, size_t p)
+{
+    size_t last = p, r = S.nx(p);
+    for (char prev = S.s[p]; r < S.n();) {
+        char d = S.s[r];
+        size_t r2 = S.nx(r);
+        bool sign = (d == '+' || d == '-') && (prev == 'e' || prev == 'E' || prev == 'p' || prev == 'P');
+        if (d == '\'' && r2 < S.n() && ident_char(S.s[r2])) d = S.s[r = r2], r2 = S.nx(r);
+        else if (!ident_char(d) && d != '.' && !sign) break;
+        prev = d, last = r, r = r2;
+    }
+    return {last, r};
+}
 
 std::vector<Tok> lex(const Src& S)
 {
@@ -160,15 +177,7 @@ std::vector<Tok> lex(const Src& S)
             emit(Tok::Literal, p, e);
             p = S.sk(e);
         } else if (digit(c) || (c == '.' && digit(S.at(q)))) {
-            size_t last = p, r = q; // a pp-number, with digit separators and exponent signs
-            for (char prev = c; r < S.n();) {
-                char d = S.s[r];
-                size_t r2 = S.nx(r);
-                bool sign = (d == '+' || d == '-') && (prev == 'e' || prev == 'E' || prev == 'p' || prev == 'P');
-                if (d == '\'' && r2 < S.n() && ident_char(S.s[r2])) d = S.s[r = r2], r2 = S.nx(r);
-                else if (!ident_char(d) && d != '.' && !sign) break;
-                prev = d, last = r, r = r2;
-            }
+            const auto [last, r] = pp_number(S, p);
             emit(Tok::Number, p, last + 1);
             p = r;
         } else {

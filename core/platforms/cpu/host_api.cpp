@@ -1,0 +1,293 @@
+// The CPU runtime's host API: memory, streams, events, errors, a kernel's attributes and the
+// runtime's own settings (hipCpu*). Launches are in launch.cpp, the device calls in devices.cpp.
+#include "pool.h"
+#include "runtime_common.h"
+#include "scheduler.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+#include <unistd.h>
+
+#pragma GCC visibility push(hidden) // the runtime's own: not exported from the library
+namespace cpu_runtime {
+
+namespace {
+thread_local hipError_t tl_last_error = hipSuccess;
+} // namespace
+
+hipError_t fail(hipError_t e)
+{
+    if (e != hipSuccess) tl_last_error = e;
+    return e;
+}
+
+namespace {
+
+struct allocations {
+    std::mutex m;
+    std::unordered_map<void*, size_t> live;
+};
+allocations& the_allocations()
+{
+    static allocations a;
+    return a;
+}
+
+struct event_impl {
+    std::chrono::steady_clock::time_point t;
+    bool recorded = false;
+};
+
+} // namespace
+} // namespace cpu_runtime
+#pragma GCC visibility pop
+
+struct hip_cpu_event : cpu_runtime::event_impl {};
+struct hip_cpu_stream {};
+
+using namespace cpu_runtime;
+
+// ---- host API -------------------------------------------------------------------------------------------
+extern "C" {
+
+hipError_t hipMalloc(void** ptr, size_t bytes)
+{
+    if (!ptr) return fail(hipErrorInvalidValue);
+    *ptr = nullptr;
+    if (bytes == 0) return hipSuccess;
+    void* p = std::aligned_alloc(256, (bytes + 255) & ~size_t(255));
+    if (!p) return fail(hipErrorOutOfMemory);
+    auto& a = the_allocations();
+    std::lock_guard lock(a.m);
+    a.live.emplace(p, bytes);
+    *ptr = p;
+    return hipSuccess;
+}
+
+hipError_t hipFree(void* ptr)
+{
+    if (!ptr) return hipSuccess;
+    auto& a = the_allocations();
+    {
+        std::lock_guard lock(a.m);
+        if (a.live.erase(ptr) == 0) return fail(hipErrorInvalidValue);
+    }
+    std::free(ptr);
+    return hipSuccess;
+}
+
+hipError_t hipMemcpy(void* dst, const void* src, size_t bytes, hipMemcpyKind kind)
+{
+    if (bytes == 0) return hipSuccess;
+    if (!dst || !src) return fail(hipErrorInvalidValue);
+    if (int(kind) < 0 || int(kind) > int(hipMemcpyDefault)) return fail(hipErrorInvalidMemcpyDirection);
+    std::memmove(dst, src, bytes);
+    return hipSuccess;
+}
+
+hipError_t hipMemcpyAsync(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, hipStream_t)
+{
+    return hipMemcpy(dst, src, bytes, kind);
+}
+
+hipError_t hipMemset(void* ptr, int value, size_t bytes)
+{
+    if (bytes == 0) return hipSuccess;
+    if (!ptr) return fail(hipErrorInvalidValue);
+    std::memset(ptr, value, bytes);
+    return hipSuccess;
+}
+
+hipError_t hipMemsetAsync(void* ptr, int value, size_t bytes, hipStream_t) { return hipMemset(ptr, value, bytes); }
+
+hipError_t hipHostMalloc(void** ptr, size_t bytes, unsigned flags)
+{
+    const unsigned known = hipHostMallocPortable | hipHostMallocMapped | hipHostMallocWriteCombined;
+    if (flags & ~known) return fail(hipErrorInvalidValue);
+    return hipMalloc(ptr, bytes);
+}
+
+hipError_t hipHostFree(void* ptr) { return hipFree(ptr); }
+
+hipError_t hipHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned flags)
+{
+    if (!device_ptr || !host_ptr || flags != 0) return fail(hipErrorInvalidValue);
+    *device_ptr = host_ptr;
+    return hipSuccess;
+}
+
+hipError_t hipMemGetInfo(size_t* free_bytes, size_t* total_bytes)
+{
+    if (!free_bytes || !total_bytes) return fail(hipErrorInvalidValue);
+    const size_t page = size_t(sysconf(_SC_PAGESIZE));
+    *total_bytes = size_t(sysconf(_SC_PHYS_PAGES)) * page;
+    *free_bytes = size_t(sysconf(_SC_AVPHYS_PAGES)) * page;
+    return hipSuccess;
+}
+
+hipError_t hipStreamCreate(hipStream_t* stream)
+{
+    if (!stream) return fail(hipErrorInvalidValue);
+    *stream = new hip_cpu_stream;
+    return hipSuccess;
+}
+
+hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned flags)
+{
+    // Streams are synchronous here: a non-blocking one is the same stream.
+    if (flags & ~unsigned(hipStreamNonBlocking)) return fail(hipErrorInvalidValue);
+    return hipStreamCreate(stream);
+}
+
+hipError_t hipStreamDestroy(hipStream_t stream)
+{
+    delete stream;
+    return hipSuccess;
+}
+
+hipError_t hipStreamSynchronize(hipStream_t) { return hipSuccess; }
+
+hipError_t hipEventCreate(hipEvent_t* event)
+{
+    if (!event) return fail(hipErrorInvalidValue);
+    *event = new hip_cpu_event;
+    return hipSuccess;
+}
+
+hipError_t hipEventDestroy(hipEvent_t event)
+{
+    if (!event) return fail(hipErrorInvalidHandle);
+    delete event;
+    return hipSuccess;
+}
+
+hipError_t hipEventRecord(hipEvent_t event, hipStream_t)
+{
+    if (!event) return fail(hipErrorInvalidHandle);
+    event->t = std::chrono::steady_clock::now();
+    event->recorded = true;
+    return hipSuccess;
+}
+
+hipError_t hipEventSynchronize(hipEvent_t event) { return event ? hipSuccess : fail(hipErrorInvalidHandle); }
+
+hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop)
+{
+    if (!ms) return fail(hipErrorInvalidValue);
+    if (!start || !stop || !start->recorded || !stop->recorded) return fail(hipErrorInvalidHandle);
+    *ms = std::chrono::duration<float, std::milli>(stop->t - start->t).count();
+    return hipSuccess;
+}
+
+hipError_t hipDeviceSynchronize(void) { return hipSuccess; }
+hipError_t hipGetLastError(void)
+{
+    hipError_t e = tl_last_error;
+    tl_last_error = hipSuccess;
+    return e;
+}
+
+hipError_t hipPeekAtLastError(void) { return tl_last_error; }
+
+const char* hipGetErrorName(hipError_t e)
+{
+    const char* name = hip_subset_error_name(e);
+    return name ? name : "hipErrorUnknown";
+}
+
+const char* hipGetErrorString(hipError_t e)
+{
+    switch (e) {
+    case hipSuccess: return "no error";
+    case hipErrorInvalidValue: return "invalid argument";
+    case hipErrorOutOfMemory: return "out of memory";
+    case hipErrorNotInitialized: return "initialization error";
+    case hipErrorInvalidConfiguration: return "invalid configuration argument";
+    case hipErrorInvalidDevicePointer: return "invalid device pointer";
+    case hipErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
+    case hipErrorInvalidDeviceFunction: return "invalid device function";
+    case hipErrorNoDevice: return "no device";
+    case hipErrorInvalidDevice: return "invalid device ordinal";
+    case hipErrorInvalidHandle: return "invalid resource handle";
+    case hipErrorNotReady: return "device not ready";
+    case hipErrorLaunchOutOfResources: return "too many resources requested for launch";
+    case hipErrorLaunchFailure: return "unspecified launch failure (a lane threw an exception)";
+    case hipErrorNotSupported: return "operation not supported";
+    case hipErrorInvalidSymbol: return "invalid device symbol";
+    case hipErrorCooperativeLaunchTooLarge:
+        return "too many blocks in cooperative launch (at most one per worker: multiProcessorCount)";
+    default: return "unknown error";
+    }
+}
+
+hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, const void* func)
+{
+    if (!attr) return fail(hipErrorInvalidValue);
+    if (!func) return fail(hipErrorInvalidDeviceFunction);
+    *attr = hipFuncAttributes{};
+    attr->maxThreadsPerBlock = max_block_threads;
+    attr->maxDynamicSharedSizeBytes = int(max_shared_bytes);
+    return hipSuccess;
+}
+
+hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* func, int block_size,
+                                                        size_t dynamic_shared_bytes)
+{
+    if (!blocks) return fail(hipErrorInvalidValue);
+    if (!func) return fail(hipErrorInvalidDeviceFunction);
+    // A worker runs one block at a time.
+    *blocks = (block_size > 0 && unsigned(block_size) <= max_block_threads && dynamic_shared_bytes <= max_shared_bytes)
+                  ? 1
+                  : 0;
+    return hipSuccess;
+}
+
+hipError_t hipCpuSetWarpSize(int warp_size)
+{
+    if (warp_size != 32 && warp_size != 64) return fail(hipErrorInvalidValue);
+    if (tl_worker) return fail(hipErrorNotSupported);
+    std::lock_guard lock(launch_mutex());
+    hip_cpu_warp_size = warp_size;
+    return hipSuccess;
+}
+
+hipError_t hipCpuSetThreads(int threads)
+{
+    if (threads < 0) return fail(hipErrorInvalidValue);
+    if (tl_worker) return fail(hipErrorNotSupported);
+    std::lock_guard lock(launch_mutex());
+    the_pool().resize(threads > 0 ? unsigned(threads) : max_workers());
+    return hipSuccess;
+}
+
+hipError_t hipCpuSetLaneOrder(hipCpuLaneOrder order, unsigned long long seed)
+{
+    if (order != hipCpuLaneOrderForward && order != hipCpuLaneOrderReverse && order != hipCpuLaneOrderRandom)
+        return fail(hipErrorInvalidValue);
+    if (tl_worker) return fail(hipErrorNotSupported);
+    std::lock_guard lock(launch_mutex());
+    lane_order() = {order, seed};
+    return hipSuccess;
+}
+
+hipError_t hipCpuGetLaneOrder(hipCpuLaneOrder* order, unsigned long long* seed)
+{
+    if (!order || !seed) return fail(hipErrorInvalidValue);
+    std::lock_guard lock(launch_mutex());
+    *order = lane_order().order;
+    *seed = lane_order().seed;
+    return hipSuccess;
+}
+
+hipError_t hipCpuFibersCreated(unsigned long long* count)
+{
+    if (!count) return fail(hipErrorInvalidValue);
+    *count = g_fibers_created.load(std::memory_order_relaxed);
+    return hipSuccess;
+}
+
+} // extern "C"

@@ -1,0 +1,82 @@
+// The CPU runtime's launches (hip_cpu_launch, which hipLaunchKernelGGL and the triple chevrons
+// reach) and what a kernel's lanes call: barriers, the grid's sync, collectives, dynamic LDS.
+#include "pool.h"
+#include "runtime_common.h"
+#include "scheduler.h"
+
+#include <stdexcept>
+
+using namespace cpu_runtime;
+
+extern "C" {
+
+hipError_t hip_cpu_launch(dim3 grid, dim3 block, size_t shared_bytes, hipStream_t, unsigned flags,
+                          unsigned (*body)(void*, unsigned), void* closure)
+{
+    const uint64_t threads = uint64_t(block.x) * block.y * block.z;
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || threads == 0 || threads > max_block_threads ||
+        block.x > max_block_threads || block.y > max_block_threads || block.z > 64 || grid.x > 0x7fffffffu ||
+        grid.y > 65535 || grid.z > 65535)
+        return fail(hipErrorInvalidConfiguration);
+    if (shared_bytes > max_shared_bytes) return fail(hipErrorInvalidValue);
+    if (tl_worker) return fail(hipErrorNotSupported); // no launches from kernels
+
+    launch_job job;
+    job.grid = grid;
+    job.block = block;
+    job.body = body;
+    job.closure = closure;
+    job.n_blocks = uint64_t(grid.x) * grid.y * grid.z;
+    job.cooperative = flags & hip_cpu_launch_cooperative;
+    {
+        std::lock_guard lock(launch_mutex());
+        // Every block of a cooperative launch runs at once, one per worker.
+        if (job.cooperative && job.n_blocks > the_pool().size()) return fail(hipErrorCooperativeLaunchTooLarge);
+        job.order = lane_order();
+        job.grid_sync.reset(job.n_blocks);
+        the_pool().run(job);
+    }
+    return fail(hipError_t(job.error.load()));
+}
+
+void hip_cpu_syncthreads(void)
+{
+    if (worker* w = tl_worker) w->block_lane(lane_state::barrier);
+}
+
+/// A grid is not a cooperative one: its blocks need not run at once, and cannot wait for each other.
+struct not_cooperative : std::logic_error {
+    not_cooperative() : std::logic_error("this_grid().sync() outside a cooperative launch") {}
+};
+
+void hip_cpu_grid_sync(void)
+{
+    worker* w = tl_worker;
+    if (!w) return;
+    if (!w->cooperative()) throw not_cooperative(); // the lane fails: hipErrorLaunchFailure
+    w->block_lane(lane_state::grid_barrier);
+}
+
+int hip_cpu_launch_is_cooperative(void) { return tl_worker && tl_worker->cooperative(); }
+
+hipError_t hip_cpu_fail(hipError_t e) { return fail(e); }
+
+void* hip_cpu_dynamic_shared_base(void) { return this_worker().dynamic_shared(); }
+
+uint64_t hip_cpu_collective(int op, uint64_t value, int arg, int width, const char* file, unsigned line,
+                            unsigned column)
+{
+    worker* w = tl_worker;
+    if (!w) return op == hip_cpu_ballot ? (value != 0) : value;
+    lane& l = w->current();
+    l.op = op;
+    l.value = value;
+    l.arg = arg;
+    l.width = width;
+    l.file = file;
+    l.line_column = uint64_t(line) << 32 | column;
+    w->block_lane(lane_state::collective);
+    return w->current().result;
+}
+
+} // extern "C"
