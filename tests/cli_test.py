@@ -183,6 +183,19 @@ class Cli(unittest.TestCase):
             self.assertEqual([r["status"] for r in doc["results"]], ["error", "verified"])
             self.assertIn("caf\ufffd: a message that is not UTF-8", doc["results"][0]["error"])
 
+    def test_a_plugin_built_by_sdk_20_loads_and_verifies(self):
+        # Its descriptor ends before SDK 2.1's fields; past its end sits a launch that aborts.
+        with tempfile.TemporaryDirectory() as d:
+            s, out = os.path.join(d, "s.toml"), os.path.join(d, "r.json")
+            write(s, '[suite]\nrepetitions = 2\nwarmup = 1\n[[benchmark]]\nfamily = "reduce"\n'
+                     'variants = ["test_sdk20_descriptor"]\nn = 1000\nblock_size = [64, 512]\n')
+            p = wb("run", s, "--platform", "cpu", "--no-ceilings", "--out", out, "--plugins",
+                   os.path.join(BUILD, "tests", "plugins"))
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            doc = load(out)
+            self.assertEqual([r["status"] for r in doc["results"]], ["verified", "verified"])
+            self.assertEqual([r["kernels"][0]["name"] for r in doc["results"]], ["reduce_atomic_sdk20"] * 2)
+
     def test_a_platform_without_its_device_is_exit_status_4(self):
         for platform, words in [("amd", "no AMD GPU found"), ("nvidia", "no NVIDIA GPU found")]:
             if not os.path.exists(os.path.join(BUILD, "lib", f"libwavebench_platform_{platform}.so")):

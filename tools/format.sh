@@ -13,7 +13,9 @@ cd "$(dirname "$self")/.."
 
 CLANG_FORMAT=${CLANG_FORMAT:-clang-format-14}
 SOURCES='\.(c|cc|cpp|cxx|h|hh|hpp|hxx|inl|hip|cu|cuh)$'
-EXCLUDE='(^|/)(build[^/]*|node_modules|third_party|vendor)/'
+# tests/hip_samples/ and tests/sdk_compat/ are inputs kept as written: HIP programs laid out the
+# way their authors would (the rewriter must take any layout), and the examples exactly as SDK 2.0 had them.
+EXCLUDE='(^|/)(build[^/]*|node_modules|third_party|vendor)/|^tests/(hip_samples|sdk_compat)/'
 
 check=0
 case "${1:-}" in
