@@ -19,11 +19,16 @@ template <class T> std::string show(const host_buffer& b, size_t i)
 std::string show(const host_buffer& b, size_t i)
 {
     switch (b.type) {
-    case elem::i32: return show<int32_t>(b, i);
-    case elem::u32: return show<uint32_t>(b, i);
-    case elem::i64: return show<int64_t>(b, i);
-    case elem::f32: return show<float>(b, i);
-    case elem::f64: return show<double>(b, i);
+    case elem::i32:
+        return show<int32_t>(b, i);
+    case elem::u32:
+        return show<uint32_t>(b, i);
+    case elem::i64:
+        return show<int64_t>(b, i);
+    case elem::f32:
+        return show<float>(b, i);
+    case elem::f64:
+        return show<double>(b, i);
     }
     return "?";
 }
@@ -59,8 +64,8 @@ comparison compare(const host_buffer& expected, const host_buffer& actual, doubl
         if (same) continue;
         if (c.mismatches++ == 0) {
             c.first = i;
-            c.detail = "element " + std::to_string(i) + " of " + std::to_string(n) + ": expected " +
-                       show(expected, i) + ", got " + show(actual, i);
+            c.detail = "element " + std::to_string(i) + " of " + std::to_string(n) + ": expected " + show(expected, i) +
+                       ", got " + show(actual, i);
         }
     }
     c.ok = c.mismatches == 0;

@@ -9,9 +9,11 @@ size_t elem_size(elem e)
     switch (e) {
     case elem::i32:
     case elem::u32:
-    case elem::f32: return 4;
+    case elem::f32:
+        return 4;
     case elem::i64:
-    case elem::f64: return 8;
+    case elem::f64:
+        return 8;
     }
     return 0;
 }
@@ -19,11 +21,16 @@ size_t elem_size(elem e)
 const char* elem_name(elem e)
 {
     switch (e) {
-    case elem::i32: return "int32";
-    case elem::u32: return "uint32";
-    case elem::i64: return "int64";
-    case elem::f32: return "float32";
-    case elem::f64: return "float64";
+    case elem::i32:
+        return "int32";
+    case elem::u32:
+        return "uint32";
+    case elem::i64:
+        return "int64";
+    case elem::f32:
+        return "float32";
+    case elem::f64:
+        return "float64";
     }
     return "?";
 }

@@ -60,10 +60,7 @@ const amd_target amd_targets[] = {
 constexpr int barriers_per_cu = 16; // a work-group of more than one wave holds one while resident
 constexpr int lds_granule = 512;    // LDS is allocated per work-group in these units
 
-int sgpr_waves(int sgprs)
-{
-    return sgprs <= 80 ? 10 : sgprs <= 88 ? 9 : sgprs <= 100 ? 8 : 7;
-}
+int sgpr_waves(int sgprs) { return sgprs <= 80 ? 10 : sgprs <= 88 ? 9 : sgprs <= 100 ? 8 : 7; }
 
 } // namespace
 

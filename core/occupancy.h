@@ -10,25 +10,25 @@ namespace wb {
 
 /// What one NVIDIA SM offers (cudaDeviceProp, and the register rules of compute capability 7+).
 struct nvidia_sm {
-    int max_threads = 2048;          // maxThreadsPerMultiProcessor
-    int max_blocks = 32;             // maxBlocksPerMultiProcessor
-    int registers = 65536;           // regsPerMultiprocessor
-    int64_t shared_bytes = 233472;   // sharedMemPerMultiprocessor (the largest carve-out)
-    int64_t reserved_shared = 1024;  // reservedSharedMemPerBlock
+    int max_threads = 2048;         // maxThreadsPerMultiProcessor
+    int max_blocks = 32;            // maxBlocksPerMultiProcessor
+    int registers = 65536;          // regsPerMultiprocessor
+    int64_t shared_bytes = 233472;  // sharedMemPerMultiprocessor (the largest carve-out)
+    int64_t reserved_shared = 1024; // reservedSharedMemPerBlock
     int warp_size = 32;
-    int register_unit = 256;         // registers are allocated per warp in units of 256
-    int sub_partitions = 4;          // each holds a quarter of the register file
-    int shared_unit = 128;           // shared memory is allocated per block in units of 128 bytes
+    int register_unit = 256; // registers are allocated per warp in units of 256
+    int sub_partitions = 4;  // each holds a quarter of the register file
+    int shared_unit = 128;   // shared memory is allocated per block in units of 128 bytes
 };
 
 struct kernel_use {
     int block_size = 0;
-    int registers = 0;            // per thread
-    int64_t shared_bytes = 0;     // per block, static + dynamic
+    int registers = 0;        // per thread
+    int64_t shared_bytes = 0; // per block, static + dynamic
 };
 
 struct occupancy_estimate {
-    int blocks = 0;               // resident blocks per SM: the smallest of the four below
+    int blocks = 0; // resident blocks per SM: the smallest of the four below
     int by_warps = 0, by_slots = 0, by_registers = 0, by_shared = 0;
     int warps = 0, max_warps = 0; // resident warps, and the SM's limit
     std::string limiter;          // "warps", "block slots", "registers" or "shared memory"
@@ -42,16 +42,16 @@ occupancy_estimate nvidia_occupancy(const nvidia_sm& sm, const kernel_use& k);
 
 /// One AMD target's resources per SIMD and per CU (the table is in occupancy.cpp).
 struct amd_target {
-    const char* name;        // "gfx90a"; also matches "gfx90a:xnack-" and the like
-    int max_waves;           // per SIMD
+    const char* name; // "gfx90a"; also matches "gfx90a:xnack-" and the like
+    int max_waves;    // per SIMD
     int vgpr_granule32, vgpr_granule64;
-    int vgprs32, vgprs64;    // VGPR file per SIMD, in registers of a wave of that width
-    bool unified_agprs;      // gfx90a, gfx940: .vgpr_count already holds the AGPRs
-    bool separate_agprs;     // gfx908: an AGPR file as large as the VGPR file
-    bool sgpr_limit;         // gfx8 / gfx9: SGPRs cap the waves
+    int vgprs32, vgprs64; // VGPR file per SIMD, in registers of a wave of that width
+    bool unified_agprs;   // gfx90a, gfx940: .vgpr_count already holds the AGPRs
+    bool separate_agprs;  // gfx908: an AGPR file as large as the VGPR file
+    bool sgpr_limit;      // gfx8 / gfx9: SGPRs cap the waves
     int simds_per_cu;
-    int64_t lds_per_cu;      // also the most one work-group can allocate
-    bool wgp;                // gfx10+: in WGP mode (hipcc's default) a work-group spans a WGP, two CUs
+    int64_t lds_per_cu; // also the most one work-group can allocate
+    bool wgp;           // gfx10+: in WGP mode (hipcc's default) a work-group spans a WGP, two CUs
 };
 
 /// The table entry for a target name ("gfx90a", "gfx90a:sramecc+:xnack-"), or null.
@@ -60,26 +60,26 @@ const amd_target* find_amd_target(const std::string& target);
 std::string amd_target_names();
 
 struct amd_kernel_use {
-    int vgprs = 0;           // .vgpr_count
-    int agprs = 0;           // .agpr_count
-    int sgprs = 0;           // .sgpr_count
-    int64_t lds_bytes = 0;   // static (.group_segment_fixed_size) + dynamic
+    int vgprs = 0;         // .vgpr_count
+    int agprs = 0;         // .agpr_count
+    int sgprs = 0;         // .sgpr_count
+    int64_t lds_bytes = 0; // static (.group_segment_fixed_size) + dynamic
     int block_size = 0;
-    int wave_size = 64;      // .wavefront_size
-    bool cu_mode = false;    // gfx10+ built with -mcumode: a work-group stays on one CU (no effect before gfx10)
+    int wave_size = 64;   // .wavefront_size
+    bool cu_mode = false; // gfx10+ built with -mcumode: a work-group stays on one CU (no effect before gfx10)
 };
 
 struct amd_occupancy_estimate {
     static constexpr int unlimited = INT32_MAX; // a limit that does not apply (no LDS; one-wave groups' slots)
 
-    int waves = 0;           // per SIMD: what `workgroups` work-groups put on the busiest SIMD
-    int max_waves = 0;       // the target's limit per SIMD
-    int workgroups = 0;      // resident work-groups per CU (per WGP in WGP mode): the smallest of the five below
+    int waves = 0;      // per SIMD: what `workgroups` work-groups put on the busiest SIMD
+    int max_waves = 0;  // the target's limit per SIMD
+    int workgroups = 0; // resident work-groups per CU (per WGP in WGP mode): the smallest of the five below
     int groups_by_waves = 0, groups_by_vgprs = 0, groups_by_sgprs = 0, groups_by_lds = 0, groups_by_slots = 0;
     int vgpr_waves = 0, sgpr_waves = 0; // per SIMD each register file allows, before whole work-groups (as LLVM)
-    int group_waves = 0;     // waves per work-group: ceil(block / wave size)
-    int simds = 0;           // the SIMDs the work-groups share: the CU's, or the WGP's in WGP mode
-    std::string limiter;     // "waves", "VGPRs", "SGPRs", "LDS" or "workgroup slots": what caps `workgroups`
+    int group_waves = 0;                // waves per work-group: ceil(block / wave size)
+    int simds = 0;                      // the SIMDs the work-groups share: the CU's, or the WGP's in WGP mode
+    std::string limiter;                // "waves", "VGPRs", "SGPRs", "LDS" or "workgroup slots": what caps `workgroups`
 };
 
 /// Resident work-groups per CU and the waves per SIMD they give (the rule, with a worked example, is

@@ -58,7 +58,7 @@ std::vector<double> pooled_ranks(const std::vector<double>& all, double& tie_sum
 double exact_cdf(size_t m, size_t n, double u)
 {
     std::vector<std::vector<double>> f(n + 1, std::vector<double>(m * n + 1, 0)); // f[j]: sizes (i, j)
-    for (auto& row : f) row[0] = 1; // i = 0
+    for (auto& row : f) row[0] = 1;                                               // i = 0
     for (size_t i = 1; i <= m; ++i)
         for (size_t j = 1; j <= n; ++j) { // f[j] still holds (i - 1, j); f[j - 1] already (i, j - 1)
             const double top_x = double(i) / double(i + j);

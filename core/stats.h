@@ -20,8 +20,8 @@ namespace wb {
 
 /// The two-sided Mann-Whitney U test of whether y tends to be larger or smaller than x.
 struct rank_test {
-    double u = 0;      // U of y: the pairs (x_i, y_j) with y_j > x_i, ties counted half
-    double p = 1;      // two-sided p-value
+    double u = 0;       // U of y: the pairs (x_i, y_j) with y_j > x_i, ties counted half
+    double p = 1;       // two-sided p-value
     bool exact = false; // from U's exact distribution (no ties, small samples); else the normal
                         // approximation with the tie and continuity corrections
 };

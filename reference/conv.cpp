@@ -13,7 +13,7 @@ void conv_i32(const int32_t* in, size_t n, const int32_t* k, size_t m, int32_t* 
 }
 
 __attribute__((optimize("no-tree-vectorize"))) void conv_i32_scalar(const int32_t* in, size_t n, const int32_t* k,
-                                                                   size_t m, int32_t* out)
+                                                                    size_t m, int32_t* out)
 {
     const int64_t h = int64_t(m / 2);
     for (size_t i = 0; i < n; ++i) {

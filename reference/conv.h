@@ -14,5 +14,4 @@ void conv_i32(const int32_t* in, size_t n, const int32_t* k, size_t m, int32_t* 
 /// The scalar oracle: one multiply-add at a time, never vectorized. Tests and the probe only.
 void conv_i32_scalar(const int32_t* in, size_t n, const int32_t* k, size_t m, int32_t* out);
 
-
 } // namespace wb::ref

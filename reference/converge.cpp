@@ -29,8 +29,8 @@ void converge_f32(const uint32_t* bits, uint32_t lanes, uint32_t iterations, int
 }
 
 __attribute__((optimize("no-tree-vectorize"))) void converge_f32_scalar(const uint32_t* bits, uint32_t lanes,
-                                                                       uint32_t iterations, int branch_len,
-                                                                       int nonbranch_len, uint32_t* out)
+                                                                        uint32_t iterations, int branch_len,
+                                                                        int nonbranch_len, uint32_t* out)
 {
     for (uint32_t lane = 0; lane < lanes; ++lane) {
         uint32_t acc = 0;
@@ -153,7 +153,8 @@ double issued(const simd_steps& st, strategy s, const step_costs& c, int branch_
     const double loop = double(st.loop), t_runs = double(st.t_runs), f_runs = double(st.f_runs);
     const int tl = c.t.at(branch_len), fl = c.f.at(branch_len), fin = c.finish.at(nonbranch_len);
     switch (s) {
-    case strategy::baseline: return loop * (c.head + fin + c.tail) + t_runs * tl + f_runs * fl;
+    case strategy::baseline:
+        return loop * (c.head + fin + c.tail) + t_runs * tl + f_runs * fl;
     case strategy::postpone_majority:
     case strategy::postpone_roundrobin:
         return loop * (c.head + c.body + fin + c.finish_extra + c.tail) - (loop - double(st.load_trips)) * c.load -

@@ -18,8 +18,8 @@ void converge_f32(const uint32_t* bits, uint32_t lanes, uint32_t iterations, int
                   uint32_t* out, unsigned threads = 0);
 
 /// The scalar oracle: one lane, one iteration, one path at a time, as the baseline kernel does.
-void converge_f32_scalar(const uint32_t* bits, uint32_t lanes, uint32_t iterations, int branch_len,
-                         int nonbranch_len, uint32_t* out);
+void converge_f32_scalar(const uint32_t* bits, uint32_t lanes, uint32_t iterations, int branch_len, int nonbranch_len,
+                         uint32_t* out);
 
 // ---- the SIMD-step model ------------------------------------------------------------------------
 // A wavefront of `width` lanes runs a path once for all its lanes that want it (the others wait,

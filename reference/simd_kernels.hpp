@@ -44,8 +44,8 @@ struct imad_kernel {
 /// for every lane and selected, with fused multiply-adds rounded once (as on the GPUs).
 struct converge_kernel {
     template <class Arch>
-    void operator()(Arch, const uint32_t* bits, uint32_t lanes, uint32_t iterations, int branch_len,
-                    int nonbranch_len, uint32_t* out, uint32_t begin, uint32_t end) const;
+    void operator()(Arch, const uint32_t* bits, uint32_t lanes, uint32_t iterations, int branch_len, int nonbranch_len,
+                    uint32_t* out, uint32_t begin, uint32_t end) const;
 };
 
 } // namespace wb::ref::detail

@@ -152,7 +152,8 @@ void converge_kernel::operator()(Arch, const uint32_t* bits, uint32_t lanes, uin
         for (uint32_t i = 0; i < iterations; ++i) {
             float v = cv::start(lane, i);
             const bool t = cv::taken(bits, lanes, lane, i);
-            for (int k = 0; k < branch_len; ++k) v = t ? std::fma(v, cv::t_mul, cv::t_add) : std::fma(v, cv::f_mul, cv::f_add);
+            for (int k = 0; k < branch_len; ++k)
+                v = t ? std::fma(v, cv::t_mul, cv::t_add) : std::fma(v, cv::f_mul, cv::f_add);
             for (int k = 0; k < nonbranch_len; ++k) v = std::fma(v, cv::n_mul, cv::n_add);
             uint32_t u;
             std::memcpy(&u, &v, 4);
@@ -194,11 +195,11 @@ void converge_kernel::operator()(Arch, const uint32_t* bits, uint32_t lanes, uin
 
 } // namespace wb::ref::detail
 
-#define WB_REF_INSTANTIATE(ARCH)                                                                   \
-    template int32_t wb::ref::detail::sum_i32_kernel::operator()<ARCH>(ARCH, const int32_t*, size_t) const; \
-    template uint64_t wb::ref::detail::stream_read_kernel::operator()<ARCH>(ARCH, const void*, size_t) const; \
-    template void wb::ref::detail::conv_i32_kernel::operator()<ARCH>(ARCH, const int32_t*, size_t, const int32_t*, \
-                                                                     size_t, int32_t*, size_t, size_t) const;     \
-    template size_t wb::ref::detail::imad_kernel::operator()<ARCH>(ARCH, int32_t, size_t, int32_t*) const;     \
-    template void wb::ref::detail::converge_kernel::operator()<ARCH>(ARCH, const uint32_t*, uint32_t, uint32_t, int, \
+#define WB_REF_INSTANTIATE(ARCH)                                                                                       \
+    template int32_t wb::ref::detail::sum_i32_kernel::operator()<ARCH>(ARCH, const int32_t*, size_t) const;            \
+    template uint64_t wb::ref::detail::stream_read_kernel::operator()<ARCH>(ARCH, const void*, size_t) const;          \
+    template void wb::ref::detail::conv_i32_kernel::operator()<ARCH>(ARCH, const int32_t*, size_t, const int32_t*,     \
+                                                                     size_t, int32_t*, size_t, size_t) const;          \
+    template size_t wb::ref::detail::imad_kernel::operator()<ARCH>(ARCH, int32_t, size_t, int32_t*) const;             \
+    template void wb::ref::detail::converge_kernel::operator()<ARCH>(ARCH, const uint32_t*, uint32_t, uint32_t, int,   \
                                                                      int, uint32_t*, uint32_t, uint32_t) const;

@@ -9,7 +9,8 @@ void density_u16(const uint16_t* img, const vgpr::shape& s, uint16_t* out, unsig
 {
     for_chunks(size_t(s.out_height), 16, 1, threads, [=](size_t begin, size_t end) {
         for (size_t y = begin; y < end; ++y)
-            for (int64_t x = 0; x < s.out_width; ++x) out[int64_t(y) * s.out_width + x] = vgpr::density(img, s, int64_t(y), x);
+            for (int64_t x = 0; x < s.out_width; ++x)
+                out[int64_t(y) * s.out_width + x] = vgpr::density(img, s, int64_t(y), x);
     });
 }
 

@@ -106,9 +106,9 @@ BOOST_AUTO_TEST_CASE(a_report_names_the_whole_workgroups_and_what_caps_them)
 
 json kernel(const char* symbol, int vgprs, int waves)
 {
-    return {{"file", "x.so"},  {"target", "gfx90a"},   {"kernel", symbol},   {"symbol", symbol},
-            {"vgprs", vgprs},  {"agprs", 0},           {"sgprs", 16},        {"lds_bytes", 0},
-            {"scratch_bytes", 0}, {"vgpr_spills", 0},  {"sgpr_spills", 0},   {"waves_per_simd", waves}};
+    return {{"file", "x.so"},     {"target", "gfx90a"}, {"kernel", symbol}, {"symbol", symbol},
+            {"vgprs", vgprs},     {"agprs", 0},         {"sgprs", 16},      {"lds_bytes", 0},
+            {"scratch_bytes", 0}, {"vgpr_spills", 0},   {"sgpr_spills", 0}, {"waves_per_simd", waves}};
 }
 
 BOOST_AUTO_TEST_CASE(the_baseline_comparison_flags_what_got_worse)
@@ -137,8 +137,8 @@ fs::path foreign() { return wb::platform::build_dir() / "tests" / "plugins" / "f
 
 boost::test_tools::assertion_result amd_built(boost::unit_test::test_unit_id)
 {
-    boost::test_tools::assertion_result r(fs::exists(foreign()) &&
-                                          fs::exists(wb::platform::build_dir() / "lib" / "libwavebench_amd_inspect.so"));
+    boost::test_tools::assertion_result r(
+        fs::exists(foreign()) && fs::exists(wb::platform::build_dir() / "lib" / "libwavebench_amd_inspect.so"));
     r.message() << "the amd platform or its inspection is not built here (no hipcc or comgr)";
     return r;
 }
@@ -266,8 +266,8 @@ BOOST_AUTO_TEST_CASE(malformed_bundles_are_errors_not_crashes, *boost::unit_test
     const std::string id = "hipv4-amdgcn-amd-amdhsa--gfx90a";
     // An offset and size that wrap around 2^64 when added: must not pass the bounds check.
     for (const auto& bytes : {bundle(~uint64_t(0) - (uint64_t(1) << 32) + 1, uint64_t(1) << 32, id.size(), id),
-                              bundle(48, 1 << 20, id.size(), id),            // runs past the file
-                              bundle(48, 16, ~uint64_t(0) - 8, id),          // a name longer than the file
+                              bundle(48, 1 << 20, id.size(), id),             // runs past the file
+                              bundle(48, 16, ~uint64_t(0) - 8, id),           // a name longer than the file
                               std::string("CCOB") + std::string(60, '\1')}) { // compressed (ROCm 6)
         temp_file f(bytes);
         BOOST_CHECK_THROW(wb::read_amd_kernels(f.path), std::runtime_error);

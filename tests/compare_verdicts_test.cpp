@@ -23,8 +23,11 @@ std::vector<double> times(double ms, double spread, int count = 25)
 
 json result(const std::string& variant, int64_t n, const std::string& status, const std::vector<double>& samples)
 {
-    return {{"family", "reduce"}, {"variant", variant}, {"params", {{"n", n}}},
-            {"status", status},   {"samples_ms", samples}};
+    return {{"family", "reduce"},
+            {"variant", variant},
+            {"params", {{"n", n}}},
+            {"status", status},
+            {"samples_ms", samples}};
 }
 
 wb::run_input run(const std::string& label, const std::vector<json>& results)

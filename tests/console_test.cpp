@@ -146,7 +146,8 @@ BOOST_AUTO_TEST_CASE(parameters_that_vary_are_columns_the_others_are_said_once)
     BOOST_CHECK_EQUAL(lines[branch + 1].find("x base"), std::string::npos);
     const size_t converge = line_of(lines, "converge:");
     BOOST_REQUIRE_LT(converge + 1, lines.size());
-    BOOST_CHECK(starts(lines[converge + 1], "variant                  time     ± GFMA/s x base model issue regs occupancy"));
+    BOOST_CHECK(
+        starts(lines[converge + 1], "variant                  time     ± GFMA/s x base model issue regs occupancy"));
 }
 
 BOOST_AUTO_TEST_CASE(a_table_too_wide_is_split_at_a_benchmark_and_trimmed)

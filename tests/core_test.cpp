@@ -180,9 +180,9 @@ BOOST_AUTO_TEST_CASE(nvidia_occupancy_of_known_kernels)
         {32, 16, 0, 32, 32, "block slots"},            // one warp a block: 32 slots
         {96, 32, 0, 21, 63, "warps"},                  // 3 warps a block: 64 / 3
         // agreed with cudaOccupancyMaxActiveBlocksPerMultiprocessor on an H100 (results/h100/reduce.json)
-        {128, 34, 512, 12, 48, "registers"},  // reduce_blocked_*: 1088 registers a warp round up to 1280
+        {128, 34, 512, 12, 48, "registers"}, // reduce_blocked_*: 1088 registers a warp round up to 1280
         {1024, 34, 4096, 1, 32, "registers"},
-        {1024, 10, 4096, 2, 64, "warps"},     // reduce_tree_stage2
+        {1024, 10, 4096, 2, 64, "warps"}, // reduce_tree_stage2
     };
     for (const auto& c : cases) {
         const auto e = wb::nvidia_occupancy(h100, {c.block, c.registers, c.shared});
@@ -237,7 +237,7 @@ BOOST_AUTO_TEST_CASE(amd_occupancy_counts_the_simds_sharing_lds)
 BOOST_AUTO_TEST_CASE(amd_occupancy_on_gfx908_counts_the_separate_agpr_file_and_sgprs)
 {
     BOOST_CHECK_EQUAL(waves("gfx908", 24), 10);
-    BOOST_CHECK_EQUAL(waves("gfx908", 32, 64), 4);  // max(VGPRs, AGPRs): 256 / 64
+    BOOST_CHECK_EQUAL(waves("gfx908", 32, 64), 4);    // max(VGPRs, AGPRs): 256 / 64
     BOOST_CHECK_EQUAL(waves("gfx908", 16, 0, 96), 8); // 96 SGPRs: 8 waves
     BOOST_CHECK_EQUAL(waves("gfx908", 16, 0, 104), 7);
     const auto e = wb::amd_occupancy(*wb::find_amd_target("gfx908"), {16, 0, 90, 0, 256, 64});
@@ -285,7 +285,7 @@ struct workgroup_point {
     const char* target;
     int block, wave, vgprs, sgprs;
     bool cu_mode;
-    int old_waves;                     // min(hardware, VGPR, SGPR waves per SIMD): unreachable here
+    int old_waves; // min(hardware, VGPR, SGPR waves per SIMD): unreachable here
     int waves, workgroups;
     const char* limiter;
 };
@@ -297,8 +297,8 @@ const workgroup_point workgroup_points[] = {
     {"gfx90a", 1024, 64, 80, 16, false, 6, 4, 1, "VGPRs"},  // 24 slots: still 1
     {"gfx90a", 1024, 64, 168, 16, false, 3, 0, 0, "VGPRs"}, // 12 slots: not even one group fits
     // gfx908: 4 SIMDs, 10 waves; the hardware limit itself is not a whole number of groups
-    {"gfx908", 1024, 64, 16, 16, false, 10, 8, 2, "waves"},  // 40 slots, 16 waves a group: 2
-    {"gfx908", 512, 64, 16, 104, false, 7, 6, 3, "SGPRs"},   // 104 SGPRs: 7 waves, 28 slots: 3 groups
+    {"gfx908", 1024, 64, 16, 16, false, 10, 8, 2, "waves"}, // 40 slots, 16 waves a group: 2
+    {"gfx908", 512, 64, 16, 104, false, 7, 6, 3, "SGPRs"},  // 104 SGPRs: 7 waves, 28 slots: 3 groups
     // gfx1030 in WGP mode (hipcc's default): the WGP's 4 SIMDs, 16 waves
     {"gfx1030", 512, 32, 96, 16, false, 10, 8, 2, "VGPRs"},  // 1024 / 96: 10 waves, 40 slots, 16 a group
     {"gfx1030", 1024, 32, 96, 16, false, 10, 8, 1, "VGPRs"}, // 32 waves a group: 1
@@ -306,17 +306,17 @@ const workgroup_point workgroup_points[] = {
     {"gfx1030", 1024, 64, 56, 16, false, 9, 8, 2, "VGPRs"},  // 16 a group: 2
     {"gfx1100", 512, 32, 128, 16, false, 10, 8, 2, "VGPRs"}, // 1536 / 144: 10 waves
     // gfx1030 with -mcumode: one CU's 2 SIMDs, so a group puts twice as many waves on each
-    {"gfx1030", 512, 32, 96, 16, true, 10, 8, 1, "VGPRs"},   // 20 slots, 16 waves a group: 1
-    {"gfx1030", 1024, 32, 96, 16, true, 10, 0, 0, "VGPRs"},  // 32 a group: does not fit in CU mode
-    {"gfx1030", 512, 64, 56, 16, true, 9, 8, 2, "VGPRs"},    // 18 slots, 8 a group: 2
-    {"gfx1030", 1024, 64, 56, 16, true, 9, 8, 1, "VGPRs"},   // 16 a group: 1
+    {"gfx1030", 512, 32, 96, 16, true, 10, 8, 1, "VGPRs"},  // 20 slots, 16 waves a group: 1
+    {"gfx1030", 1024, 32, 96, 16, true, 10, 0, 0, "VGPRs"}, // 32 a group: does not fit in CU mode
+    {"gfx1030", 512, 64, 56, 16, true, 9, 8, 2, "VGPRs"},   // 18 slots, 8 a group: 2
+    {"gfx1030", 1024, 64, 56, 16, true, 9, 8, 1, "VGPRs"},  // 16 a group: 1
 };
 
 BOOST_AUTO_TEST_CASE(amd_occupancy_is_what_whole_workgroups_reach)
 {
     for (const auto& p : workgroup_points) {
-        BOOST_TEST_INFO(p.target << " block " << p.block << " wave" << p.wave << " " << p.vgprs << " VGPRs "
-                                 << p.sgprs << " SGPRs" << (p.cu_mode ? " CU mode" : ""));
+        BOOST_TEST_INFO(p.target << " block " << p.block << " wave" << p.wave << " " << p.vgprs << " VGPRs " << p.sgprs
+                                 << " SGPRs" << (p.cu_mode ? " CU mode" : ""));
         const wb::amd_target& t = *wb::find_amd_target(p.target);
         const auto e = wb::amd_occupancy(t, {p.vgprs, 0, p.sgprs, 0, p.block, p.wave, p.cu_mode});
         BOOST_CHECK_EQUAL(std::min({e.vgpr_waves, e.sgpr_waves, e.max_waves}), p.old_waves);
@@ -395,9 +395,9 @@ BOOST_AUTO_TEST_CASE(amd_occupancy_invariants_over_a_sweep)
                                 BOOST_CHECK_LE(e.waves, per_simd);
                                 BOOST_CHECK_EQUAL(e.waves, wb::amd_waves_per_simd(e, e.workgroups));
                                 BOOST_CHECK_EQUAL(e.waves == 0, e.workgroups == 0);
-                                BOOST_CHECK_LE(e.workgroups, std::min({e.groups_by_waves, e.groups_by_vgprs,
-                                                                       e.groups_by_sgprs, e.groups_by_lds,
-                                                                       e.groups_by_slots}));
+                                BOOST_CHECK_LE(e.workgroups,
+                                               std::min({e.groups_by_waves, e.groups_by_vgprs, e.groups_by_sgprs,
+                                                         e.groups_by_lds, e.groups_by_slots}));
                                 const int bound = e.limiter == "waves"   ? e.max_waves
                                                   : e.limiter == "VGPRs" ? e.vgpr_waves
                                                   : e.limiter == "SGPRs" ? e.sgpr_waves

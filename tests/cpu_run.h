@@ -2,9 +2,9 @@
 // families' tests.
 #pragma once
 
+#include "harness/measure/runner.h"
 #include "harness/platform/platform.h"
 #include "harness/plugins/plugins.h"
-#include "harness/measure/runner.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -22,7 +22,8 @@ struct cpu_run {
         wb::local_executor e(p);
         wb::runner r(e, {});
         return r.run(wb::plan_suite(wb::parse_suite(text, "test.toml"), reg),
-                     {repetitions, 1, 7, 0, 100000, 60, verify_every}, [](const wb::result&, const std::vector<wb::result>&) {});
+                     {repetitions, 1, 7, 0, 100000, 60, verify_every},
+                     [](const wb::result&, const std::vector<wb::result>&) {});
     }
     std::string variants(const std::string& family) const
     {

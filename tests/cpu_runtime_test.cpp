@@ -5,17 +5,17 @@
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 
-#include <hip/hip_runtime_api.h> // the whole platform, as ROCm lays it out
-#include <hip/hip_runtime.h>
 #include <hip/hip_cooperative_groups.h>
+#include <hip/hip_runtime.h>
+#include <hip/hip_runtime_api.h> // the whole platform, as ROCm lays it out
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <numeric>
 #include <sys/resource.h>
 #include <thread>
-#include <algorithm>
-#include <numeric>
 #include <vector>
 
 namespace {
@@ -25,7 +25,8 @@ template <class T> struct dbuf {
     explicit dbuf(size_t n, int fill = 0) : n(n)
     {
         BOOST_REQUIRE_EQUAL(hipMalloc(&p, n * sizeof(T)), hipSuccess);
-        BOOST_REQUIRE_EQUAL(reinterpret_cast<uintptr_t>(p) % 256, 0u); // the plugin ABI promises it (conv/tiled relies on it)
+        BOOST_REQUIRE_EQUAL(reinterpret_cast<uintptr_t>(p) % 256,
+                            0u); // the plugin ABI promises it (conv/tiled relies on it)
         BOOST_REQUIRE_EQUAL(hipMemset(p, fill, n * sizeof(T)), hipSuccess);
     }
     ~dbuf() { (void)hipFree(p); }
@@ -39,10 +40,7 @@ template <class T> struct dbuf {
     size_t n;
 };
 
-void launched()
-{
-    BOOST_REQUIRE_EQUAL(hipGetLastError(), hipSuccess);
-}
+void launched() { BOOST_REQUIRE_EQUAL(hipGetLastError(), hipSuccess); }
 
 struct warp_size_fixture {
     ~warp_size_fixture() { (void)hipCpuSetWarpSize(64); }
@@ -150,8 +148,7 @@ BOOST_AUTO_TEST_CASE(three_dimensional_indices)
 
 // ---- warp collectives -------------------------------------------------------------------------
 
-__global__ void collectives(unsigned long long* ballots, int* any_all, int* shfl, int* up, int* down, int* xr,
-                            int* seg)
+__global__ void collectives(unsigned long long* ballots, int* any_all, int* shfl, int* up, int* down, int* xr, int* seg)
 {
     const unsigned t = threadIdx.x;
     const int v = int(t * 10);
@@ -164,8 +161,8 @@ __global__ void collectives(unsigned long long* ballots, int* any_all, int* shfl
     seg[t] = __shfl(v, 1, 8); // lane 1 of each 8-lane segment
 }
 
-BOOST_DATA_TEST_CASE_F(warp_size_fixture, collectives_stay_within_one_wavefront,
-                       boost::unit_test::data::make({32, 64}), width)
+BOOST_DATA_TEST_CASE_F(warp_size_fixture, collectives_stay_within_one_wavefront, boost::unit_test::data::make({32, 64}),
+                       width)
 {
     BOOST_REQUIRE_EQUAL(hipCpuSetWarpSize(width), hipSuccess);
     hipDeviceProp_t prop;
@@ -224,8 +221,10 @@ BOOST_DATA_TEST_CASE_F(warp_size_fixture, collectives_in_one_wavefront_do_not_wa
 __global__ void divergent_ballots(unsigned long long* out)
 {
     const unsigned t = threadIdx.x;
-    if (t % 2 == 0) out[t] = __ballot(t % 4 == 0); // the even lanes' collective
-    else out[t] = __ballot(1);                      // the odd lanes', a different call site
+    if (t % 2 == 0)
+        out[t] = __ballot(t % 4 == 0); // the even lanes' collective
+    else
+        out[t] = __ballot(1); // the odd lanes', a different call site
 }
 
 BOOST_DATA_TEST_CASE_F(warp_size_fixture, divergent_collectives_count_only_their_own_lanes,
@@ -535,7 +534,7 @@ std::vector<unsigned> lanes_in_running_order(hipCpuLaneOrder order, unsigned lon
 
 BOOST_FIXTURE_TEST_CASE(lanes_run_in_the_order_asked_for_between_synchronization_points, lane_order_fixture)
 {
-    const unsigned lanes = 128; // two wavefronts
+    const unsigned lanes = 128;                                                                     // two wavefronts
     if (!std::getenv("WAVEBENCH_CPU_LANE_ORDER")) BOOST_CHECK_EQUAL(order, hipCpuLaneOrderForward); // the default
 
     // Forward: lane order. Reverse: each wavefront from its last lane, wavefronts in order.
@@ -573,8 +572,8 @@ BOOST_FIXTURE_TEST_CASE(collectives_do_not_depend_on_the_lane_order, lane_order_
         const unsigned n = 256;
         dbuf<unsigned long long> ballots(n);
         dbuf<int> any_all(n), shfl(n), up(n), down(n), xr(n), seg(n);
-        hipLaunchKernelGGL(collectives, dim3(1), dim3(n), 0, nullptr, ballots.p, any_all.p, shfl.p, up.p, down.p,
-                           xr.p, seg.p);
+        hipLaunchKernelGGL(collectives, dim3(1), dim3(n), 0, nullptr, ballots.p, any_all.p, shfl.p, up.p, down.p, xr.p,
+                           seg.p);
         launched();
         const auto s = shfl.host(), d = down.host();
         const auto b = ballots.host();

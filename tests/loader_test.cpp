@@ -34,11 +34,11 @@ std::string refusal(const fs::path& file)
     return reg.rejections()[0].reason;
 }
 
-#define CHECK_REFUSED(file, words)                                                                 \
-    do {                                                                                           \
-        const std::string why = refusal(file);                                                     \
-        BOOST_TEST_INFO("reason: " << why);                                                        \
-        BOOST_CHECK_NE(why.find(words), std::string::npos);                                        \
+#define CHECK_REFUSED(file, words)                                                                                     \
+    do {                                                                                                               \
+        const std::string why = refusal(file);                                                                         \
+        BOOST_TEST_INFO("reason: " << why);                                                                            \
+        BOOST_CHECK_NE(why.find(words), std::string::npos);                                                            \
     } while (0)
 
 struct temp_dir {
@@ -51,10 +51,7 @@ struct temp_dir {
     fs::path path;
 };
 
-BOOST_AUTO_TEST_CASE(a_good_plugin_loads)
-{
-    BOOST_CHECK_EQUAL(refusal(atomic_plugin()), "");
-}
+BOOST_AUTO_TEST_CASE(a_good_plugin_loads) { BOOST_CHECK_EQUAL(refusal(atomic_plugin()), ""); }
 
 BOOST_AUTO_TEST_CASE(missing_files_and_non_libraries_are_refused)
 {
@@ -248,11 +245,11 @@ struct plugin_image {
     std::string check() const { return wb::check_plugin_image(bytes); }
 };
 
-#define CHECK_IMAGE(image, words)                                                                  \
-    do {                                                                                           \
-        const std::string why = (image).check();                                                   \
-        BOOST_TEST_INFO("reason: " << why);                                                        \
-        BOOST_CHECK_NE(why.find(words), std::string::npos);                                        \
+#define CHECK_IMAGE(image, words)                                                                                      \
+    do {                                                                                                               \
+        const std::string why = (image).check();                                                                       \
+        BOOST_TEST_INFO("reason: " << why);                                                                            \
+        BOOST_CHECK_NE(why.find(words), std::string::npos);                                                            \
     } while (0)
 
 BOOST_AUTO_TEST_CASE(a_real_plugin_passes_the_check_before_loading)

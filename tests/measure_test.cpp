@@ -49,13 +49,14 @@ BOOST_AUTO_TEST_CASE(the_sample_and_wall_time_caps_end_a_long_minimum_time)
 BOOST_AUTO_TEST_CASE(a_tiny_plan_measured_on_the_cpu_platform_is_verified)
 {
     cpu_run cpu(64, false);
-    const auto results = cpu.run("[[benchmark]]\nfamily = \"reduce\"\nvariants = [\"atomic\", \"tree\"]\nn = 4099\n", 3);
+    const auto results =
+        cpu.run("[[benchmark]]\nfamily = \"reduce\"\nvariants = [\"atomic\", \"tree\"]\nn = 4099\n", 3);
     BOOST_REQUIRE_EQUAL(results.size(), 2u);
     for (const auto& r : results) {
         BOOST_TEST_INFO(describe(r));
         BOOST_CHECK(r.st == wb::status::verified);
         BOOST_CHECK_EQUAL(r.samples_ms.size(), 3u); // exactly the repetitions: no minimum time
-        BOOST_CHECK_EQUAL(r.runs, 4);                // and the one warm-up run
+        BOOST_CHECK_EQUAL(r.runs, 4);               // and the one warm-up run
         BOOST_CHECK_GT(r.runs_checked, 0);
         BOOST_CHECK_GT(r.metric_value, 0);
     }

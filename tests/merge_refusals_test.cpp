@@ -39,11 +39,16 @@ json shard(int index, int count)
             {"complete", true},
             {"suite", {{"name", "quick"}, {"seed", 1}, {"repetitions", 1}}},
             {"device", {{"name", "Test CPU"}, {"arch", "x86_64"}}},
-            {"devices", {{{"name", "Test CPU"}, {"arch", "x86_64"}, {"ordinal", 0}, {"host", "node" + std::to_string(index)}}}},
+            {"devices",
+             {{{"name", "Test CPU"}, {"arch", "x86_64"}, {"ordinal", 0}, {"host", "node" + std::to_string(index)}}}},
             {"plugins_rejected", json::array()},
             {"shard", {{"index", index}, {"count", count}, {"plan_configs", count}, {"plan_digest", "abc"}}},
-            {"results", {{{"plan_index", index - 1}, {"device_index", 0}, {"family", "reduce"}, {"variant", "tree"},
-                          {"status", "verified"}}}}};
+            {"results",
+             {{{"plan_index", index - 1},
+               {"device_index", 0},
+               {"family", "reduce"},
+               {"variant", "tree"},
+               {"status", "verified"}}}}};
 }
 
 /// `doc` written as file `name` of `s`.

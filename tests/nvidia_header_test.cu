@@ -3,8 +3,8 @@
 #define BOOST_TEST_MODULE nvidia_header
 #include <boost/test/unit_test.hpp>
 
-#include <hip/hip_runtime_api.h>
 #include <hip/hip_runtime.h>
+#include <hip/hip_runtime_api.h>
 
 #include <string>
 

@@ -3,10 +3,10 @@
 #define BOOST_TEST_MODULE suite
 #include <boost/test/unit_test.hpp>
 
-#include "harness/platform/platform.h"
-#include "harness/plugins/plugins.h"
 #include "harness/measure/runner.h"
 #include "harness/plan/suite.h"
+#include "harness/platform/platform.h"
+#include "harness/plugins/plugins.h"
 
 namespace {
 
@@ -27,12 +27,12 @@ std::string error_of(const std::string& text)
 
 bool starts(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
 
-#define CHECK_ERROR(text, where, words)                                                            \
-    do {                                                                                           \
-        const std::string e = error_of(text);                                                      \
-        BOOST_TEST_INFO("error: " << e);                                                           \
-        BOOST_CHECK(starts(e, where));                                                             \
-        BOOST_CHECK_NE(e.find(words), std::string::npos);                                          \
+#define CHECK_ERROR(text, where, words)                                                                                \
+    do {                                                                                                               \
+        const std::string e = error_of(text);                                                                          \
+        BOOST_TEST_INFO("error: " << e);                                                                               \
+        BOOST_CHECK(starts(e, where));                                                                                 \
+        BOOST_CHECK_NE(e.find(words), std::string::npos);                                                              \
     } while (0)
 
 const std::string bench = "[[benchmark]]\nfamily = \"reduce\"\n";
@@ -115,7 +115,8 @@ BOOST_AUTO_TEST_CASE(text_that_tomlplusplus_3_3_cannot_take_is_an_error)
 
 BOOST_AUTO_TEST_CASE(families_must_exist)
 {
-    CHECK_ERROR("[[benchmark]]\nfamily = \"sort\"\n", "2:10:", "unknown family 'sort' (known: branch, conv, converge, reduce, vgpr)");
+    CHECK_ERROR("[[benchmark]]\nfamily = \"sort\"\n",
+                "2:10:", "unknown family 'sort' (known: branch, conv, converge, reduce, vgpr)");
     CHECK_ERROR("[[benchmark]]\nn = 3\n", "1:", "needs a 'family'");
     CHECK_ERROR("[suite]\nname = \"empty\"\n", "1:1:", "no [[benchmark]]");
 }
@@ -159,7 +160,8 @@ struct with_plugins {
 BOOST_FIXTURE_TEST_CASE(a_suite_is_counted_against_the_limit_before_it_expands, with_plugins)
 {
     // 3 sizes x (2 block sizes of atomic + 2 of tree) = 12 configurations.
-    const auto s = parse_suite(bench + "variants = [\"atomic\", \"tree\"]\nn = [1, 2, 3]\nblock_size = [64, 128]\n", "s.toml");
+    const auto s =
+        parse_suite(bench + "variants = [\"atomic\", \"tree\"]\nn = [1, 2, 3]\nblock_size = [64, 128]\n", "s.toml");
     BOOST_CHECK_EQUAL(wb::plan_suite(s, reg, "", 12).size(), 12u);
     try {
         wb::plan_suite(s, reg, "", 11);
@@ -210,8 +212,8 @@ BOOST_FIXTURE_TEST_CASE(the_cartesian_product_with_the_baseline_first, with_plug
 
 BOOST_FIXTURE_TEST_CASE(a_value_one_variant_rejects_is_a_skip_with_the_reason, with_plugins)
 {
-    const auto configs =
-        wb::plan_suite(parse_suite(bench + "variants = [\"atomic\", \"test_errors\"]\nblock_size = 256\n", "s.toml"), reg);
+    const auto configs = wb::plan_suite(
+        parse_suite(bench + "variants = [\"atomic\", \"test_errors\"]\nblock_size = 256\n", "s.toml"), reg);
     BOOST_REQUIRE_EQUAL(configs.size(), 2u); // atomic, and test_errors (which allows only 128)
     size_t skipped = 0;
     for (const auto& c : configs)

@@ -103,8 +103,10 @@ BOOST_AUTO_TEST_CASE(a_malformed_line_is_an_error)
     // more samples than runs.
     auto with = [](const char* key, const nlohmann::json& v) {
         nlohmann::json j = wb::wire::to_json(full_result());
-        if (v.is_null()) j.erase(key);
-        else j[key] = v;
+        if (v.is_null())
+            j.erase(key);
+        else
+            j[key] = v;
         return j;
     };
     BOOST_CHECK_THROW(wb::wire::result_from(with("message", nullptr)), std::exception);

@@ -26,8 +26,8 @@ namespace {
 constexpr char bundle_magic[] = "__CLANG_OFFLOAD_BUNDLE__";
 constexpr char compressed_magic[] = "CCOB"; // ROCm 6's --offload-compress
 constexpr size_t magic_size = sizeof bundle_magic - 1;
-constexpr size_t index_record = 24;         // an entry's offset, size and ID size, before its ID
-constexpr uint64_t max_entry_id = 1024;     // bytes: longer is no entry clang writes
+constexpr size_t index_record = 24;     // an entry's offset, size and ID size, before its ID
+constexpr uint64_t max_entry_id = 1024; // bytes: longer is no entry clang writes
 
 // ---- offload bundles ------------------------------------------------------------------------------
 
@@ -249,8 +249,9 @@ void inspect(span file, bool with_instructions, findings& out)
     if (file.size >= magic_size && std::memcmp(file.data, bundle_magic, magic_size) == 0)
         return read_bundles(file, with_instructions, out);
     if (file.size >= 4 && std::memcmp(file.data, compressed_magic, 4) == 0)
-        throw std::runtime_error("a compressed offload bundle (ROCm 6's --offload-compress), which this reader does not "
-                                 "decompress");
+        throw std::runtime_error(
+            "a compressed offload bundle (ROCm 6's --offload-compress), which this reader does not "
+            "decompress");
     if (file.size < 20 || std::memcmp(file.data, elf_magic, 4) != 0)
         throw std::runtime_error("neither an ELF file nor an offload bundle");
     uint16_t machine;
@@ -276,7 +277,8 @@ void inspect(span file, bool with_instructions, findings& out)
         const span section{file.data + sh.sh_offset, sh.sh_size};
         wrapper |= name == ".hipFatBinSegment"; // the runtime's pointer to .hip_fatbin: device code is expected
         if (name == ".llvm.offloading")
-            trouble = "its device code is in .llvm.offloading (clang's new offload driver), which this reader does not read";
+            trouble =
+                "its device code is in .llvm.offloading (clang's new offload driver), which this reader does not read";
         if (name == ".hip_fatbin") {
             fatbin = true;
             read_bundles(section, with_instructions, out);

@@ -14,9 +14,9 @@ struct descriptor {
     uint32_t group_segment_fixed_size; // offset 0
     uint32_t private_segment_fixed_size;
     uint32_t kernarg_size;
-    uint32_t compute_pgm_rsrc3;        // offset 44
+    uint32_t compute_pgm_rsrc3; // offset 44
     uint32_t compute_pgm_rsrc1;
-    uint16_t kernel_code_properties;   // offset 56
+    uint16_t kernel_code_properties; // offset 56
 };
 constexpr uint64_t descriptor_size = 64;
 

@@ -73,9 +73,9 @@ struct kernel_map {
 void check_metadata(span d)
 {
     struct level {
-        uint64_t left;                     // the items to come (a map's keys and values)
+        uint64_t left; // the items to come (a map's keys and values)
         bool map;
-        std::set<std::string_view> keys;   // a map's keys so far
+        std::set<std::string_view> keys; // a map's keys so far
     };
     std::vector<level> open;
     size_t at = 0;
@@ -94,17 +94,28 @@ void check_metadata(span d)
         const unsigned char b = static_cast<unsigned char>(*take(1));
         uint64_t items = 0, bytes = 0;
         bool map = false, string = false;
-        if (b >= 0xa0 && b <= 0xbf) bytes = b & 0x1f, string = true;                       // fixstr
-        else if (b >= 0xd9 && b <= 0xdb) bytes = length(1 << (b - 0xd9)), string = true;  // str 8, 16, 32
-        else if (b >= 0x90 && b <= 0x9f) items = b & 0x0f;                                // fixarray
-        else if (b == 0xdc || b == 0xdd) items = length(b == 0xdc ? 2 : 4);               // array 16, 32
-        else if (b >= 0x80 && b <= 0x8f) items = 2 * (b & 0x0f), map = true;              // fixmap
-        else if (b == 0xde || b == 0xdf) items = 2 * length(b == 0xde ? 2 : 4), map = true; // map 16, 32
-        else if (b >= 0xc4 && b <= 0xc6) take(length(1 << (b - 0xc4)));                  // bin 8, 16, 32
-        else if (b >= 0xc7 && b <= 0xc9) take(length(1 << (b - 0xc7)) + 1);              // ext 8, 16, 32
-        else if (b >= 0xd4 && b <= 0xd8) take((1 << (b - 0xd4)) + 1);                    // fixext
-        else if (b >= 0xca && b <= 0xd3) take(b == 0xca ? 4 : b == 0xcb ? 8 : 1 << ((b - 0xcc) & 3)); // numbers
-        else if (b == 0xc1) throw bad_input("metadata", "its AMDGPU metadata is not msgpack");
+        if (b >= 0xa0 && b <= 0xbf)
+            bytes = b & 0x1f, string = true; // fixstr
+        else if (b >= 0xd9 && b <= 0xdb)
+            bytes = length(1 << (b - 0xd9)), string = true; // str 8, 16, 32
+        else if (b >= 0x90 && b <= 0x9f)
+            items = b & 0x0f; // fixarray
+        else if (b == 0xdc || b == 0xdd)
+            items = length(b == 0xdc ? 2 : 4); // array 16, 32
+        else if (b >= 0x80 && b <= 0x8f)
+            items = 2 * (b & 0x0f), map = true; // fixmap
+        else if (b == 0xde || b == 0xdf)
+            items = 2 * length(b == 0xde ? 2 : 4), map = true; // map 16, 32
+        else if (b >= 0xc4 && b <= 0xc6)
+            take(length(1 << (b - 0xc4))); // bin 8, 16, 32
+        else if (b >= 0xc7 && b <= 0xc9)
+            take(length(1 << (b - 0xc7)) + 1); // ext 8, 16, 32
+        else if (b >= 0xd4 && b <= 0xd8)
+            take((1 << (b - 0xd4)) + 1); // fixext
+        else if (b >= 0xca && b <= 0xd3)
+            take(b == 0xca ? 4 : b == 0xcb ? 8 : 1 << ((b - 0xcc) & 3)); // numbers
+        else if (b == 0xc1)
+            throw bad_input("metadata", "its AMDGPU metadata is not msgpack");
         // else a fixint, nil or a boolean: the byte is all of it
         const char* s = string ? take(bytes) : nullptr;
         if (key && !string) throw bad_input("metadata", "its AMDGPU metadata has a map key that is not a string");

@@ -2,9 +2,9 @@
 // plugin pair; `kernel` picks the problem, `distribution` whether neighbouring elements take
 // different branches (divergent) or every 64 consecutive elements the same one (uniform, the
 // control). Outputs are exact, compared bit for bit.
+#include "wavebench/families/branch.h"
 #include "core/family.h"
 #include "core/random.h"
-#include "wavebench/families/branch.h"
 
 #include <bit>
 
@@ -15,7 +15,8 @@ namespace {
 std::string check(const param_map& p)
 {
     const std::string& k = get_string(p, branch::kernel.name);
-    if (branch::problem k_; !branch::problem_of(k, k_)) return "kernel '" + k + "' is not one of call, mode, slot, subd";
+    if (branch::problem k_; !branch::problem_of(k, k_))
+        return "kernel '" + k + "' is not one of call, mode, slot, subd";
     const std::string& d = get_string(p, branch::distribution.name);
     if (d != "divergent" && d != "uniform") return "distribution '" + d + "' is not divergent or uniform";
     return "";
@@ -35,7 +36,10 @@ std::vector<buffer_shape> inputs(const param_map& p)
 {
     return {{"in", elem::u32, size_t(branch::words_per_element(kernel_of(p))) * size_t(get_int(p, branch::n.name))}};
 }
-std::vector<buffer_shape> outputs(const param_map& p) { return {{"out", elem::u32, size_t(get_int(p, branch::n.name))}}; }
+std::vector<buffer_shape> outputs(const param_map& p)
+{
+    return {{"out", elem::u32, size_t(get_int(p, branch::n.name))}};
+}
 
 float unit(uint64_t x) { return float(mix64(x) >> 40) * 0x1.0p-24f; } // [0, 1), exact
 
@@ -48,7 +52,7 @@ void generate(const param_map& p, uint64_t seed, std::vector<host_buffer>& in)
     const size_t words = size_t(branch::words_per_element(k)), n = w.size() / words;
     for (size_t i = 0; i < n; ++i) {
         const uint64_t r = base + 8 * (uniform ? i / 64 : i); // what decides the branch
-        const uint64_t own = base ^ (uint64_t(i) << 24);       // what does not
+        const uint64_t own = base ^ (uint64_t(i) << 24);      // what does not
         uint32_t* e = &w[words * i];
         if (k == kernel::call) {
             e[0] = std::bit_cast<uint32_t>(unit(own + 1));

@@ -1,8 +1,8 @@
 // Family `conv` (seed 000): 1D integer convolution, out[i] = sum_j in[i + j - m/2] * k[j] with zeros
 // outside the input; int32 with wrap-around, so every variant matches the reference bit for bit.
+#include "wavebench/families/conv.h"
 #include "core/family.h"
 #include "core/random.h"
-#include "wavebench/families/conv.h"
 
 namespace wb {
 
@@ -17,7 +17,8 @@ std::string check(const param_map& p)
 
 std::vector<buffer_shape> inputs(const param_map& p)
 {
-    return {{"in", elem::i32, size_t(get_int(p, conv::n.name))}, {"kernel", elem::i32, size_t(get_int(p, conv::m.name))}};
+    return {{"in", elem::i32, size_t(get_int(p, conv::n.name))},
+            {"kernel", elem::i32, size_t(get_int(p, conv::m.name))}};
 }
 
 std::vector<buffer_shape> outputs(const param_map& p) { return {{"out", elem::i32, size_t(get_int(p, conv::n.name))}}; }

@@ -3,9 +3,9 @@
 // the problem itself is in wavebench/families/converge.h. The variants reorder the iterations so that
 // lanes taking the same path run together; the result, a sum of the values' bits, does not depend
 // on the order, so every variant must match the reference bit for bit.
+#include "wavebench/families/converge.h"
 #include "core/family.h"
 #include "core/random.h"
-#include "wavebench/families/converge.h"
 
 #include <algorithm>
 #include <cmath>
@@ -84,7 +84,8 @@ void generate(const param_map& p, uint64_t seed, std::vector<host_buffer>& in)
 
 double multiply_adds(const param_map& p)
 {
-    return double(lanes_of(p)) * iterations_of(p) * double(get_int(p, converge::branch_len.name) + get_int(p, converge::nonbranch_len.name));
+    return double(lanes_of(p)) * iterations_of(p) *
+           double(get_int(p, converge::branch_len.name) + get_int(p, converge::nonbranch_len.name));
 }
 
 } // namespace

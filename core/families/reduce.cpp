@@ -1,7 +1,7 @@
 // Family `reduce` (seed 001): the int32 sum of n elements, wrap-around arithmetic.
+#include "wavebench/families/reduce.h"
 #include "core/family.h"
 #include "core/random.h"
-#include "wavebench/families/reduce.h"
 
 namespace wb {
 

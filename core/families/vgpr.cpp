@@ -1,8 +1,8 @@
 // Family `vgpr` (seed 003): object density from an integral image (the problem is in
 // wavebench/families/vgpr.h). Exact, compared bit for bit.
+#include "wavebench/families/vgpr.h"
 #include "core/family.h"
 #include "core/random.h"
-#include "wavebench/families/vgpr.h"
 
 #include <cstring>
 

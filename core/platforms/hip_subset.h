@@ -34,28 +34,50 @@ typedef enum hipError_t : int {
 inline const char* hip_subset_error_name(hipError_t e)
 {
     switch (e) {
-    case hipSuccess: return "hipSuccess";
-    case hipErrorInvalidValue: return "hipErrorInvalidValue";
-    case hipErrorOutOfMemory: return "hipErrorOutOfMemory";
-    case hipErrorNotInitialized: return "hipErrorNotInitialized";
-    case hipErrorInvalidConfiguration: return "hipErrorInvalidConfiguration";
-    case hipErrorInvalidSymbol: return "hipErrorInvalidSymbol";
-    case hipErrorInvalidDevicePointer: return "hipErrorInvalidDevicePointer";
-    case hipErrorInvalidMemcpyDirection: return "hipErrorInvalidMemcpyDirection";
-    case hipErrorInsufficientDriver: return "hipErrorInsufficientDriver";
-    case hipErrorInvalidDeviceFunction: return "hipErrorInvalidDeviceFunction";
-    case hipErrorNoDevice: return "hipErrorNoDevice";
-    case hipErrorInvalidDevice: return "hipErrorInvalidDevice";
-    case hipErrorInvalidImage: return "hipErrorInvalidImage";
-    case hipErrorInvalidHandle: return "hipErrorInvalidHandle";
-    case hipErrorNotReady: return "hipErrorNotReady";
-    case hipErrorIllegalAddress: return "hipErrorIllegalAddress";
-    case hipErrorLaunchOutOfResources: return "hipErrorLaunchOutOfResources";
-    case hipErrorLaunchTimeOut: return "hipErrorLaunchTimeOut";
-    case hipErrorLaunchFailure: return "hipErrorLaunchFailure";
-    case hipErrorCooperativeLaunchTooLarge: return "hipErrorCooperativeLaunchTooLarge";
-    case hipErrorNotSupported: return "hipErrorNotSupported";
-    case hipErrorUnknown: return "hipErrorUnknown";
+    case hipSuccess:
+        return "hipSuccess";
+    case hipErrorInvalidValue:
+        return "hipErrorInvalidValue";
+    case hipErrorOutOfMemory:
+        return "hipErrorOutOfMemory";
+    case hipErrorNotInitialized:
+        return "hipErrorNotInitialized";
+    case hipErrorInvalidConfiguration:
+        return "hipErrorInvalidConfiguration";
+    case hipErrorInvalidSymbol:
+        return "hipErrorInvalidSymbol";
+    case hipErrorInvalidDevicePointer:
+        return "hipErrorInvalidDevicePointer";
+    case hipErrorInvalidMemcpyDirection:
+        return "hipErrorInvalidMemcpyDirection";
+    case hipErrorInsufficientDriver:
+        return "hipErrorInsufficientDriver";
+    case hipErrorInvalidDeviceFunction:
+        return "hipErrorInvalidDeviceFunction";
+    case hipErrorNoDevice:
+        return "hipErrorNoDevice";
+    case hipErrorInvalidDevice:
+        return "hipErrorInvalidDevice";
+    case hipErrorInvalidImage:
+        return "hipErrorInvalidImage";
+    case hipErrorInvalidHandle:
+        return "hipErrorInvalidHandle";
+    case hipErrorNotReady:
+        return "hipErrorNotReady";
+    case hipErrorIllegalAddress:
+        return "hipErrorIllegalAddress";
+    case hipErrorLaunchOutOfResources:
+        return "hipErrorLaunchOutOfResources";
+    case hipErrorLaunchTimeOut:
+        return "hipErrorLaunchTimeOut";
+    case hipErrorLaunchFailure:
+        return "hipErrorLaunchFailure";
+    case hipErrorCooperativeLaunchTooLarge:
+        return "hipErrorCooperativeLaunchTooLarge";
+    case hipErrorNotSupported:
+        return "hipErrorNotSupported";
+    case hipErrorUnknown:
+        return "hipErrorUnknown";
     }
     return nullptr;
 }

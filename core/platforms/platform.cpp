@@ -266,7 +266,8 @@ wb_err probe_imad(int32_t* out, uint32_t blocks, uint32_t threads, uint32_t iter
                   void* stream)
 {
     return guarded([&] {
-        hipLaunchKernelGGL(probe_imad_kernel, dim3(blocks), dim3(threads), 0, hipStream_t(stream), out, iterations, a, b);
+        hipLaunchKernelGGL(probe_imad_kernel, dim3(blocks), dim3(threads), 0, hipStream_t(stream), out, iterations, a,
+                           b);
         HIP_CHECK(hipGetLastError());
     });
 }
@@ -278,14 +279,17 @@ wb_err probe_lanes(int32_t kind, const int32_t* in, int32_t* out, uint64_t n, ui
             throw std::runtime_error("probe_lanes: n must be a multiple of threads (1..1024)");
         const dim3 grid(unsigned(n / threads)), block(threads);
         switch (kind) {
-        case WB_LANES_MAP: hipLaunchKernelGGL(lanes_map_kernel, grid, block, 0, hipStream_t(stream), in, out); break;
+        case WB_LANES_MAP:
+            hipLaunchKernelGGL(lanes_map_kernel, grid, block, 0, hipStream_t(stream), in, out);
+            break;
         case WB_LANES_BARRIERS:
             hipLaunchKernelGGL(lanes_barriers_kernel, grid, block, 0, hipStream_t(stream), in, out);
             break;
         case WB_LANES_SHUFFLES:
             hipLaunchKernelGGL(lanes_shuffles_kernel, grid, block, 0, hipStream_t(stream), in, out);
             break;
-        default: throw std::runtime_error("probe_lanes: no kernel " + std::to_string(kind));
+        default:
+            throw std::runtime_error("probe_lanes: no kernel " + std::to_string(kind));
         }
         HIP_CHECK(hipGetLastError());
     });

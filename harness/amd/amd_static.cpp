@@ -140,13 +140,17 @@ std::string kernel_base_name(const std::string& symbol)
     int depth = 0;
     for (size_t i = 0; i < s.size(); ++i) {
         const char c = s[i];
-        if (c == '<') ++depth;
-        else if (c == '>') --depth;
+        if (c == '<')
+            ++depth;
+        else if (c == '>')
+            --depth;
         else if (depth == 0 && c == '(') {
             end = i;
             break;
-        } else if (depth == 0 && c == ' ') start = i + 1;
-        else if (depth == 0 && c == ':' && i + 1 < s.size() && s[i + 1] == ':') start = ++i + 1;
+        } else if (depth == 0 && c == ' ')
+            start = i + 1;
+        else if (depth == 0 && c == ':' && i + 1 < s.size() && s[i + 1] == ':')
+            start = ++i + 1;
     }
     return s.substr(start, end - start);
 }
@@ -157,7 +161,8 @@ amd_kernel_report judge(const amd_kernel_figures& k, int block_size, int64_t dyn
     // gfx10+ in WGP mode, hipcc's default: the metadata does not say (the kernel descriptor's
     // WGP_MODE bit would; a -mcumode build is judged as if in WGP mode).
     if (const amd_target* t = find_amd_target(k.target))
-        r.occupancy = amd_occupancy(*t, {k.vgprs, k.agprs, k.sgprs, k.lds_bytes + dynamic_lds, block_size, k.wave_size});
+        r.occupancy =
+            amd_occupancy(*t, {k.vgprs, k.agprs, k.sgprs, k.lds_bytes + dynamic_lds, block_size, k.wave_size});
     return r;
 }
 
@@ -180,11 +185,12 @@ json to_json(const amd_kernel_report& r)
                {"workgroups_per_cu", e->workgroups},
                {"waves_per_workgroup", e->group_waves},
                {"simds", e->simds},
-               {"workgroups_by", {{"waves", groups(e->groups_by_waves)},
-                                  {"vgprs", groups(e->groups_by_vgprs)},
-                                  {"sgprs", groups(e->groups_by_sgprs)},
-                                  {"lds", groups(e->groups_by_lds)},
-                                  {"workgroup_slots", groups(e->groups_by_slots)}}},
+               {"workgroups_by",
+                {{"waves", groups(e->groups_by_waves)},
+                 {"vgprs", groups(e->groups_by_vgprs)},
+                 {"sgprs", groups(e->groups_by_sgprs)},
+                 {"lds", groups(e->groups_by_lds)},
+                 {"workgroup_slots", groups(e->groups_by_slots)}}},
                {"register_waves_per_simd", {{"vgprs", e->vgpr_waves}, {"sgprs", e->sgpr_waves}}}};
     }
     return {{"target", k.target},
@@ -226,7 +232,8 @@ const char* const figures[] = {"vgprs", "agprs", "sgprs", "lds_bytes", "scratch_
 
 std::string key(const json& k)
 {
-    return k.at("file").get<std::string>() + "|" + k.at("target").get<std::string>() + "|" + k.at("symbol").get<std::string>();
+    return k.at("file").get<std::string>() + "|" + k.at("target").get<std::string>() + "|" +
+           k.at("symbol").get<std::string>();
 }
 } // namespace
 

@@ -60,7 +60,7 @@ std::string kernel_base_name(const std::string& symbol);
 struct amd_kernel_report {
     amd_kernel_figures k;
     int block_size = 0;
-    std::string block_from;       // "block_size=256 (default)", "max flat workgroup size", ...
+    std::string block_from; // "block_size=256 (default)", "max flat workgroup size", ...
     int64_t dynamic_lds_bytes = 0;
     std::optional<amd_occupancy_estimate> occupancy; // none for a target the table lacks
 };

@@ -1,5 +1,6 @@
 #include "harness/amd/isa_mix.h"
 
+#include <cstdio>
 #include <utility>
 
 namespace wb {
@@ -8,14 +9,30 @@ namespace {
 
 /// Mnemonic prefixes, first match wins: the one table of instruction classes.
 constexpr std::pair<std::string_view, isa_class> rules[] = {
-    {"s_cbranch_", isa_class::branch},  {"s_branch", isa_class::branch},     {"s_setpc_", isa_class::branch},
-    {"s_swappc_", isa_class::branch},   {"s_waitcnt", isa_class::waitcnt},   {"s_load_", isa_class::smem},
-    {"s_buffer_load_", isa_class::smem}, {"s_store_", isa_class::smem},      {"s_buffer_store_", isa_class::smem},
-    {"s_scratch_", isa_class::smem},    {"s_atomic_", isa_class::smem},      {"s_buffer_atomic_", isa_class::smem},
-    {"s_dcache_", isa_class::smem},     {"s_memtime", isa_class::smem},      {"s_memrealtime", isa_class::smem},
-    {"s_", isa_class::salu},            {"v_", isa_class::valu},             {"ds_", isa_class::lds},
-    {"buffer_", isa_class::vmem},       {"tbuffer_", isa_class::vmem},       {"global_", isa_class::vmem},
-    {"flat_", isa_class::vmem},         {"scratch_", isa_class::vmem},       {"image_", isa_class::vmem},
+    {"s_cbranch_", isa_class::branch},
+    {"s_branch", isa_class::branch},
+    {"s_setpc_", isa_class::branch},
+    {"s_swappc_", isa_class::branch},
+    {"s_waitcnt", isa_class::waitcnt},
+    {"s_load_", isa_class::smem},
+    {"s_buffer_load_", isa_class::smem},
+    {"s_store_", isa_class::smem},
+    {"s_buffer_store_", isa_class::smem},
+    {"s_scratch_", isa_class::smem},
+    {"s_atomic_", isa_class::smem},
+    {"s_buffer_atomic_", isa_class::smem},
+    {"s_dcache_", isa_class::smem},
+    {"s_memtime", isa_class::smem},
+    {"s_memrealtime", isa_class::smem},
+    {"s_", isa_class::salu},
+    {"v_", isa_class::valu},
+    {"ds_", isa_class::lds},
+    {"buffer_", isa_class::vmem},
+    {"tbuffer_", isa_class::vmem},
+    {"global_", isa_class::vmem},
+    {"flat_", isa_class::vmem},
+    {"scratch_", isa_class::vmem},
+    {"image_", isa_class::vmem},
 };
 
 std::string_view mnemonic(std::string_view instruction)
@@ -73,6 +90,45 @@ isa_counts count_mix(const std::vector<std::string>& instructions)
         ++c.total;
     }
     return c;
+}
+
+std::string mix_header(const char* first, const char* second)
+{
+    char line[256];
+    std::snprintf(line, sizeof line, "  %-9s %-30s", first, second);
+    std::string h = line;
+    for (size_t c = 0; c < isa_classes; ++c) {
+        std::snprintf(line, sizeof line, " %7s", to_string(isa_class(c)));
+        h += line;
+    }
+    std::snprintf(line, sizeof line, " %7s %7s", "exec", "total");
+    return h + line;
+}
+
+std::string mix_row(const std::string& target, const std::string& what, const isa_counts& m, bool sign)
+{
+    char line[256];
+    const std::string w = what.size() <= 30 ? what : what.substr(0, 29) + "~";
+    std::snprintf(line, sizeof line, "  %-9s %-30s", target.c_str(), w.c_str());
+    std::string r = line;
+    const char* f = sign ? " %+7lld" : " %7lld";
+    for (size_t c = 0; c < isa_classes; ++c) {
+        std::snprintf(line, sizeof line, f, m.by_class[c]);
+        r += line;
+    }
+    std::snprintf(line, sizeof line, f, m.exec_writes);
+    r += line;
+    std::snprintf(line, sizeof line, f, m.total);
+    return r + line;
+}
+
+nlohmann::json mix_json(const isa_counts& m)
+{
+    nlohmann::json j;
+    for (size_t c = 0; c < isa_classes; ++c) j[to_string(isa_class(c))] = m.by_class[c];
+    j["exec_writes"] = m.exec_writes;
+    j["total"] = m.total;
+    return j;
 }
 
 } // namespace wb

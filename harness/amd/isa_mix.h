@@ -2,6 +2,8 @@
 // table (amd/isa_mix.cpp). Backs `wavebench inspect --isa` and `--pair`.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <array>
 #include <string>
 #include <string_view>
@@ -30,5 +32,12 @@ struct isa_counts {
 };
 
 isa_counts count_mix(const std::vector<std::string>& instructions);
+
+/// The mix as table text: the header line (the first two columns named `first` and `second`), and
+/// one row (with `sign`, every count with its sign: a difference).
+std::string mix_header(const char* first, const char* second);
+std::string mix_row(const std::string& target, const std::string& what, const isa_counts& m, bool sign = false);
+/// The mix as JSON: {<class>: count, ..., exec_writes, total}.
+nlohmann::json mix_json(const isa_counts& m);
 
 } // namespace wb

@@ -27,7 +27,6 @@ fs::path cache_dir()
     return fs::temp_directory_path() / "wavebench-cache";
 }
 
-
 } // namespace
 
 fs::path ceiling_cache_path(const platform& p)
@@ -76,7 +75,8 @@ void cache_ceilings(const platform& p, const probe_report& r, std::ostream& os)
 nlohmann::json ceilings_json(const ceilings& c)
 {
     nlohmann::json j = nlohmann::json::object();
-    for (const auto& [k, v] : c) j[k] = {{"value", v.value}, {"unit", v.unit}, {"what", v.what}, {"measured", v.measured}};
+    for (const auto& [k, v] : c)
+        j[k] = {{"value", v.value}, {"unit", v.unit}, {"what", v.what}, {"measured", v.measured}};
     return j;
 }
 

@@ -40,8 +40,8 @@ volatile uint64_t sink; // keeps the reads from being optimized away
 struct cpu_rates {
     size_t bytes;
     unsigned threads;
-    double one, all;                                 // read, one thread and every thread
-    std::vector<std::pair<size_t, double>> levels;   // read, every thread, by working set in MiB
+    double one, all;                               // read, one thread and every thread
+    std::vector<std::pair<size_t, double>> levels; // read, every thread, by working set in MiB
     double copy, simd, scalar, imad, conv_simd, conv_scalar;
 };
 
@@ -80,8 +80,8 @@ cpu_rates measure_cpu(size_t bytes)
     std::vector<std::pair<size_t, double>> levels;
     for (size_t mib = 1; (mib << 20) < bytes; mib *= 4) levels.emplace_back(mib, threaded_read(mib << 20));
     std::vector<uint32_t> dst(data.size() / 2);
-    const double copy = median_gbs(2.0 * double(dst.size() * 4),
-                                   [&] { std::memcpy(dst.data(), data.data(), dst.size() * 4); });
+    const double copy =
+        median_gbs(2.0 * double(dst.size() * 4), [&] { std::memcpy(dst.data(), data.data(), dst.size() * 4); });
     const double simd = median_gbs(double(bytes), [&] { sink = uint64_t(ref::sum_i32(ints, data.size())); });
     const double scalar = median_gbs(double(bytes), [&] { sink = uint64_t(ref::sum_i32_scalar(ints, data.size())); });
 
@@ -90,12 +90,10 @@ cpu_rates measure_cpu(size_t bytes)
     const double imad = ref::imad_rate_one_thread() * threads / 1e9;
     const size_t conv_n = 1 << 16, conv_m = 257;
     std::vector<int32_t> conv_out(conv_n);
-    const double conv_simd = median_gbs(double(conv_n * conv_m), [&] {
-        ref::conv_i32(ints, conv_n, ints + conv_n, conv_m, conv_out.data(), 1);
-    });
-    const double conv_scalar = median_gbs(double(conv_n * conv_m), [&] {
-        ref::conv_i32_scalar(ints, conv_n, ints + conv_n, conv_m, conv_out.data());
-    });
+    const double conv_simd = median_gbs(
+        double(conv_n * conv_m), [&] { ref::conv_i32(ints, conv_n, ints + conv_n, conv_m, conv_out.data(), 1); });
+    const double conv_scalar = median_gbs(
+        double(conv_n * conv_m), [&] { ref::conv_i32_scalar(ints, conv_n, ints + conv_n, conv_m, conv_out.data()); });
     return {bytes, threads, one, all, levels, copy, simd, scalar, imad, conv_simd, conv_scalar};
 }
 
@@ -120,8 +118,8 @@ void cpu_summary(probe_report& r, const cpu_rates& m)
     std::snprintf(ratio, sizeof ratio, "(the reference is %.2f x faster)", simd / scalar);
     add("scalar oracle", scalar, ratio);
     char line[200];
-    std::snprintf(line, sizeof line, "%-32s %8.2f GMAC/s (%u threads: the ceiling of conv)", "int32 multiply-adds", imad,
-                  threads);
+    std::snprintf(line, sizeof line, "%-32s %8.2f GMAC/s (%u threads: the ceiling of conv)", "int32 multiply-adds",
+                  imad, threads);
     r.summary.emplace_back(line);
     std::snprintf(line, sizeof line, "%-32s %8.2f GMAC/s = %.2f x the scalar oracle's %.2f (2^16 outputs, 257 taps)",
                   "conv reference, one thread", conv_simd, conv_simd / conv_scalar, conv_scalar);
@@ -148,8 +146,8 @@ probe_report cpu_report(const cpu_rates& m)
     by_size[mib] = all;
     r.values["read_bandwidth_one_thread"] = {one, "GB/s", "read, one thread, " + mib, day};
     r.values["copy_bandwidth"] = {copy, "GB/s", "memcpy, one thread, read + write bytes", day};
-    r.values["imad_rate"] = {imad, "GMAC/s",
-                             "int32 vector multiply-adds, one thread's rate x " + std::to_string(threads) + " threads", day};
+    r.values["imad_rate"] = {
+        imad, "GMAC/s", "int32 vector multiply-adds, one thread's rate x " + std::to_string(threads) + " threads", day};
     r.details = {{"bytes", bytes},
                  {"threads", threads},
                  {"samples", probe_samples},

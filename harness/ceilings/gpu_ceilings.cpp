@@ -16,7 +16,9 @@ namespace {
 
 /// Median milliseconds of `enqueue` on the stream over probe_samples runs, after one warm-up; `before`
 /// runs untimed ahead of each.
-template <class F, class B = void (*)()> double median_ms(timed_stream& s, F&& enqueue, B&& before = [] {})
+template <class F, class B = void (*)()>
+double median_ms(
+    timed_stream& s, F&& enqueue, B&& before = [] {})
 {
     std::vector<double> ms;
     for (int i = 0; i <= probe_samples; ++i) {
@@ -49,9 +51,8 @@ std::pair<double, uint32_t> fastest_read(const std::shared_ptr<platform>& p, tim
         const double ms = median_ms(
             s,
             [&] {
-                platform::check(
-                    api.probe_read(data.get(), bytes, groups, t, static_cast<int32_t*>(sum.get()), s.get()),
-                    "probe read kernel");
+                platform::check(api.probe_read(data.get(), bytes, groups, t, static_cast<int32_t*>(sum.get()), s.get()),
+                                "probe read kernel");
             },
             [&] { platform::check(api.fill(sum.get(), 0, sizeof(int32_t), s.get()), "probe"); });
         int32_t got = 0;
@@ -87,7 +88,8 @@ gpu_times measure_gpu(const std::shared_ptr<platform>& p, size_t bytes)
     // Read: enough work-groups to fill every multiprocessor, four 16-byte loads in flight per
     // work-item (fastest_read).
     const auto [read_ms, read_threads] = fastest_read(p, s, data, bytes, sum, want);
-    const uint32_t threads = 256, blocks = uint32_t(d.multiprocessors) * uint32_t(d.max_threads_per_multiprocessor / threads);
+    const uint32_t threads = 256,
+                   blocks = uint32_t(d.multiprocessors) * uint32_t(d.max_threads_per_multiprocessor / threads);
 
     const double copy_ms = median_ms(s, [&] {
         platform::check(api.copy_async(copy_to.get(), data.get(), bytes / 2, 3 /* device to device */, s.get()),
@@ -98,9 +100,9 @@ gpu_times measure_gpu(const std::shared_ptr<platform>& p, size_t bytes)
     device_buffer imad_out(p, size_t(blocks) * threads * sizeof(int32_t));
     auto imad = [&](uint32_t iterations) {
         return median_ms(s, [&] {
-            platform::check(api.probe_imad(static_cast<int32_t*>(imad_out.get()), blocks, threads, iterations, 7, 3,
-                                           s.get()),
-                            "probe multiply-add kernel");
+            platform::check(
+                api.probe_imad(static_cast<int32_t*>(imad_out.get()), blocks, threads, iterations, 7, 3, s.get()),
+                "probe multiply-add kernel");
         });
     };
     uint32_t iterations = 64;
@@ -143,7 +145,8 @@ probe_report gpu_report(const wb_device_info& d, const gpu_times& t)
     };
     char note[96];
     if (spec > 0)
-        std::snprintf(note, sizeof note, "(%.1f%% of the %.0f GB/s the memory clock and bus give)", 100 * read / spec, spec);
+        std::snprintf(note, sizeof note, "(%.1f%% of the %.0f GB/s the memory clock and bus give)", 100 * read / spec,
+                      spec);
     else
         std::snprintf(note, sizeof note, "(the device does not report its memory clock and bus)");
     add("read-only kernel", read, "GB/s", note);
@@ -155,6 +158,9 @@ probe_report gpu_report(const wb_device_info& d, const gpu_times& t)
 
 } // namespace
 
-probe_report probe_gpu(const std::shared_ptr<platform>& p, size_t bytes) { return gpu_report(p->device(), measure_gpu(p, bytes)); }
+probe_report probe_gpu(const std::shared_ptr<platform>& p, size_t bytes)
+{
+    return gpu_report(p->device(), measure_gpu(p, bytes));
+}
 
 } // namespace wb

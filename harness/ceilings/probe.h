@@ -2,8 +2,8 @@
 // Cached per platform and device, so `run` measures them only once (or again with --reprobe).
 #pragma once
 
-#include "harness/platform/platform.h"
 #include "harness/measure/result.h"
+#include "harness/platform/platform.h"
 
 #include <nlohmann/json.hpp>
 

@@ -20,8 +20,10 @@ CLI::Validator integer(long long lo, long long hi)
                 long long v = 0;
                 const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
                 if (ec == std::errc() && end == s.data() + s.size() && v >= lo && v <= hi) return "";
-                const bool number = end == s.data() + s.size() && (ec == std::errc() || ec == std::errc::result_out_of_range);
-                return "'" + shorten(s) + (number ? "' is out of range" : "' is not an integer") + ": expected an integer from " + range;
+                const bool number =
+                    end == s.data() + s.size() && (ec == std::errc() || ec == std::errc::result_out_of_range);
+                return "'" + shorten(s) + (number ? "' is out of range" : "' is not an integer") +
+                       ": expected an integer from " + range;
             },
             "INT " + range};
 }
@@ -81,10 +83,9 @@ void set_command_line(int argc, char** argv)
 const CLI::Validator a_path{[](std::string& s) -> std::string { return s.empty() ? "an empty path: name a file" : ""; },
                             "PATH"};
 
-const CLI::Validator history_db{[](std::string& s) -> std::string {
-                                    return s.empty() ? "an empty path: name a file or a postgresql:// URL" : "";
-                                },
-                                "FILE|URL"};
+const CLI::Validator history_db{
+    [](std::string& s) -> std::string { return s.empty() ? "an empty path: name a file or a postgresql:// URL" : ""; },
+    "FILE|URL"};
 
 void add_db_option(CLI::App* cmd, std::string& db, const std::string& what)
 {

@@ -24,7 +24,8 @@ void add_platform_options(CLI::App* cmd, platform_options& o)
                     "lanes, such as warp-synchronous code (sets WAVEBENCH_CPU_LANE_ORDER)")
         ->check(CLI::Validator(
             [](std::string& v) {
-                return valid_lane_order(v) ? std::string() : "'" + v + "' is not forward, reverse, random or random:SEED";
+                return valid_lane_order(v) ? std::string()
+                                           : "'" + v + "' is not forward, reverse, random or random:SEED";
             },
             "ORDER"));
 }
@@ -46,7 +47,8 @@ std::vector<std::filesystem::path> find_plugin_files(plugin_registry& reg, const
 
 void warn_rejections(const plugin_registry& reg)
 {
-    for (const auto& r : reg.rejections()) std::cerr << "warning: plugin " << shown(r.path.string(), 400) << " " << r.reason << "\n";
+    for (const auto& r : reg.rejections())
+        std::cerr << "warning: plugin " << shown(r.path.string(), 400) << " " << r.reason << "\n";
 }
 
 std::string device_line(const platform& p)

@@ -4,12 +4,12 @@
 #pragma once
 
 #include "harness/commands/cli.h"
-#include "harness/report/console.h"
 #include "harness/plan/plan.h"
+#include "harness/plan/settings.h"
 #include "harness/platform/platform.h"
 #include "harness/platform/platform_options.h"
 #include "harness/plugins/plugins.h"
-#include "harness/plan/settings.h"
+#include "harness/report/console.h"
 
 #include <memory>
 #include <string>

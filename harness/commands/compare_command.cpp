@@ -41,8 +41,10 @@ int compare_command(const compare_command_options& o)
         throw std::invalid_argument("--fail-on none cannot be combined with anything else");
     const auto runs = load_run_inputs({o.base, o.now}, o.db);
     const nlohmann::json cmp = compare_runs(runs.at(0), runs.at(1), co);
-    if (o.format == "json") std::cout << cmp.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    else print_comparison(std::cout, cmp, o.format == "markdown");
+    if (o.format == "json")
+        std::cout << cmp.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    else
+        print_comparison(std::cout, cmp, o.format == "markdown");
     return cmp["regressed"].get<bool>() ? 1 : 0;
 }
 
@@ -65,8 +67,9 @@ void add_compare_command(CLI::App& app, command_list& commands)
                     "repeatable or comma-separated (default: slower,failed,resources)")
         ->delimiter(',')
         ->check([](const std::string& s) -> std::string {
-            return fail_on_names.count(s) ? ""
-                                          : "'" + shorten(s) + "' is not one of slower, failed, resources, missing, any, none";
+            return fail_on_names.count(s)
+                       ? ""
+                       : "'" + shorten(s) + "' is not one of slower, failed, resources, missing, any, none";
         });
     cmd->add_option("--format", o->format, "table, markdown (a pull-request comment) or json")
         ->capture_default_str()

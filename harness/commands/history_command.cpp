@@ -47,15 +47,16 @@ nlohmann::json run_json(const run_summary& r)
 
 void print_table(const std::vector<run_summary>& runs)
 {
-    std::vector<std::vector<std::string>> rows = {
-        {"id", "recorded", "suite", "platform", "device", "version", "configs", to_string(status::verified),
-         to_string(status::failed), ""}};
+    std::vector<std::vector<std::string>> rows = {{"id", "recorded", "suite", "platform", "device", "version",
+                                                   "configs", to_string(status::verified), to_string(status::failed),
+                                                   ""}};
     for (const auto& r : runs) {
         std::string notes = r.baseline ? "baseline" : "";
         if (!r.complete) notes += std::string(notes.empty() ? "" : ", ") + "incomplete";
-        rows.push_back({std::to_string(r.id), r.recorded, shown(r.suite, 40), shown(r.platform, 16), shown(r.device, 40),
-                        shown(r.tool_version, 30), std::to_string(r.configs), std::to_string(r.verified),
-                        std::to_string(r.failed + r.errors + r.crashed + r.timeouts), notes});
+        rows.push_back({std::to_string(r.id), r.recorded, shown(r.suite, 40), shown(r.platform, 16),
+                        shown(r.device, 40), shown(r.tool_version, 30), std::to_string(r.configs),
+                        std::to_string(r.verified), std::to_string(r.failed + r.errors + r.crashed + r.timeouts),
+                        notes});
     }
     std::vector<size_t> width(rows[0].size());
     for (const auto& row : rows)
@@ -81,13 +82,18 @@ int history_command(const history_options& o)
         if (!run)
             throw std::invalid_argument("no run " + std::to_string(id) + " in the history (" + where +
                                         "): `wavebench history` lists the runs");
-        run_filter f{.suite = run->suite, .platform = run->platform, .device = run->device, .exact_device = true,
-                     .baseline_only = true, .limit = 1};
+        run_filter f{.suite = run->suite,
+                     .platform = run->platform,
+                     .device = run->device,
+                     .exact_device = true,
+                     .baseline_only = true,
+                     .limit = 1};
         const auto before = store->list(f);
         store->mark_baseline(id, o.mark != 0);
-        const std::string what = "suite " + shown(run->suite, 64) + " on " + shown(run->device, 80) + " (" +
-                                 shown(run->platform, 16) + ")";
-        if (!o.mark) std::cout << "run " << id << " is no longer the baseline of " << what << "\n";
+        const std::string what =
+            "suite " + shown(run->suite, 64) + " on " + shown(run->device, 80) + " (" + shown(run->platform, 16) + ")";
+        if (!o.mark)
+            std::cout << "run " << id << " is no longer the baseline of " << what << "\n";
         else {
             std::cout << "run " << id << " is the baseline of " << what;
             if (!before.empty() && before[0].id != id) std::cout << " (in place of run " << before[0].id << ")";

@@ -1,15 +1,14 @@
 // `wavebench inspect`: the AMD static figures of hipcc-built .so files, with occupancy, as a table
 // or JSON; the resource baseline; and the command's registration (commands/inspect_command.h).
+#include "harness/commands/inspect_command.h"
 #include "harness/amd/amd_static.h"
 #include "harness/amd/isa_mix.h"
 #include "harness/commands/commands.h"
-#include "harness/commands/inspect_command.h"
 #include "harness/common/files.h"
 #include "harness/common/json.h"
 #include "harness/platform/platform.h"
 #include "harness/report/results_json.h"
 #include "harness/worker/worker.h"
-
 
 #include <algorithm>
 #include <cstdio>
@@ -160,53 +159,17 @@ void print_table(std::ostream& os, const inspected& f)
     os << "\n";
 }
 
-std::string mix_header(const char* first, const char* second)
-{
-    char line[256];
-    std::snprintf(line, sizeof line, "  %-9s %-30s", first, second);
-    std::string h = line;
-    for (size_t c = 0; c < isa_classes; ++c) {
-        std::snprintf(line, sizeof line, " %7s", to_string(isa_class(c)));
-        h += line;
-    }
-    std::snprintf(line, sizeof line, " %7s %7s", "exec", "total");
-    return h + line;
-}
-
-std::string mix_row(const std::string& target, const std::string& what, const isa_counts& m, bool sign = false)
-{
-    char line[256];
-    const std::string w = what.size() <= 30 ? what : what.substr(0, 29) + "~";
-    std::snprintf(line, sizeof line, "  %-9s %-30s", target.c_str(), w.c_str());
-    std::string r = line;
-    const char* f = sign ? " %+7lld" : " %7lld";
-    for (size_t c = 0; c < isa_classes; ++c) {
-        std::snprintf(line, sizeof line, f, m.by_class[c]);
-        r += line;
-    }
-    std::snprintf(line, sizeof line, f, m.exec_writes);
-    r += line;
-    std::snprintf(line, sizeof line, f, m.total);
-    return r + line;
-}
-
-json mix_json(const isa_counts& m)
-{
-    json j;
-    for (size_t c = 0; c < isa_classes; ++c) j[to_string(isa_class(c))] = m.by_class[c];
-    j["exec_writes"] = m.exec_writes;
-    j["total"] = m.total;
-    return j;
-}
-
 void print_mix(std::ostream& os, const inspected& f)
 {
-    os << "  instruction mix (disassembly; classes by mnemonic, harness/amd/isa_mix.cpp; exec: writes of the exec mask, "
+    os << "  instruction mix (disassembly; classes by mnemonic, harness/amd/isa_mix.cpp; exec: writes of the exec "
+          "mask, "
           "counted in their class too):\n"
        << mix_header("target", "kernel") << "\n";
     for (const auto& r : f.kernels)
-        if (r.k.instructions_missing.empty()) os << mix_row(r.k.target, r.k.name, count_mix(r.k.instructions)) << "\n";
-        else os << "  " << r.k.target << "  " << r.k.name << ": not disassembled: " << r.k.instructions_missing << "\n";
+        if (r.k.instructions_missing.empty())
+            os << mix_row(r.k.target, r.k.name, count_mix(r.k.instructions)) << "\n";
+        else
+            os << "  " << r.k.target << "  " << r.k.name << ": not disassembled: " << r.k.instructions_missing << "\n";
     os << "\n";
 }
 
@@ -222,7 +185,8 @@ int print_pair(std::ostream& out, const inspect_options& o, const std::vector<in
             std::string known;
             for (const auto& f : all)
                 if (!f.plugin.empty()) known += (known.empty() ? "" : ", ") + f.plugin;
-            throw std::invalid_argument("--pair: no AMD plugin '" + shorten(name) + "' (the amd plugins here: " + known + ")");
+            throw std::invalid_argument("--pair: no AMD plugin '" + shorten(name) +
+                                        "' (the amd plugins here: " + known + ")");
         }
     const auto &a = by[o.pair[0]], &b = by[o.pair[1]];
     if (o.json) {
@@ -275,15 +239,17 @@ std::optional<inspected> inspect_file(const fs::path& file, const plugin* desc, 
     if (desc) f.plugin = desc->name();
     for (const auto& k : figures.kernels) {
         targets_seen.insert(k.target);
-        if (!o.targets.empty() && std::none_of(o.targets.begin(), o.targets.end(), [&](const std::string& t) {
-                return same_target(t, k.target);
-            }))
+        if (!o.targets.empty() && std::none_of(o.targets.begin(), o.targets.end(),
+                                               [&](const std::string& t) { return same_target(t, k.target); }))
             continue;
         const auto launch = desc ? launch_of(*desc, k.name) : std::nullopt;
-        if (launch) f.kernels.push_back(judge(k, launch->block_size, launch->dynamic_lds, launch->from));
-        else if (o.block_size > 0) f.kernels.push_back(judge(k, o.block_size, 0, "--block-size"));
+        if (launch)
+            f.kernels.push_back(judge(k, launch->block_size, launch->dynamic_lds, launch->from));
+        else if (o.block_size > 0)
+            f.kernels.push_back(judge(k, o.block_size, 0, "--block-size"));
         else
-            f.kernels.push_back(judge(k, k.max_workgroup, 0, "max flat workgroup size (no plugin declares the launch)"));
+            f.kernels.push_back(
+                judge(k, k.max_workgroup, 0, "max flat workgroup size (no plugin declares the launch)"));
     }
     return f;
 }
@@ -292,10 +258,12 @@ std::optional<inspected> inspect_file(const fs::path& file, const plugin* desc, 
 void check_targets(const inspect_options& o, const std::set<std::string>& targets_seen)
 {
     for (const auto& t : o.targets)
-        if (std::none_of(targets_seen.begin(), targets_seen.end(), [&](const std::string& s) { return same_target(t, s); })) {
+        if (std::none_of(targets_seen.begin(), targets_seen.end(),
+                         [&](const std::string& s) { return same_target(t, s); })) {
             std::string seen;
             for (const auto& s : targets_seen) seen += (seen.empty() ? "" : ", ") + s;
-            throw std::invalid_argument("--target " + shorten(t) + ": no code object for it (the files have: " + seen + ")");
+            throw std::invalid_argument("--target " + shorten(t) + ": no code object for it (the files have: " + seen +
+                                        ")");
         }
 }
 
@@ -325,9 +293,10 @@ void print_figures(std::ostream& out, const inspect_options& o, const std::vecto
         }
         if (std::any_of(all.begin(), all.end(), [](const inspected& f) { return !f.kernels.empty(); }))
             out << "block: the plugin's launch (* : the kernel's max flat workgroup size, no plugin declares it); "
-               "LDS: static + dynamic bytes; WGs: resident work-groups per CU (per WGP on gfx10+, in hipcc's WGP "
-               "mode); waves/SIMD: what they put on the busiest SIMD, of the maximum, and what caps the work-groups "
-               "(core/occupancy.cpp)\n";
+                   "LDS: static + dynamic bytes; WGs: resident work-groups per CU (per WGP on gfx10+, in hipcc's WGP "
+                   "mode); waves/SIMD: what they put on the busiest SIMD, of the maximum, and what caps the "
+                   "work-groups "
+                   "(core/occupancy.cpp)\n";
     }
 }
 
@@ -343,18 +312,19 @@ int compare_with_baseline(std::ostream& err, const inspect_options& o, const jso
         if (std::none_of(changes.begin(), changes.end(), [&](const baseline_change& c) { return c.worse == w; }))
             continue;
         err << (w ? "\nresource regressions" : "\nimprovements") << " against " << o.compare << ":\n";
-        std::snprintf(line, sizeof line, "  %-26s %-9s %-22s %-20s %8s %8s", "file", "target", "kernel", "figure", "was",
-                      "now");
+        std::snprintf(line, sizeof line, "  %-26s %-9s %-22s %-20s %8s %8s", "file", "target", "kernel", "figure",
+                      "was", "now");
         err << line << "\n";
         for (const auto& c : changes)
             if (c.worse == w) {
-                std::snprintf(line, sizeof line, "  %-26s %-9s %-22s %-20s %8lld %8lld", c.file.c_str(), c.target.c_str(),
-                              c.kernel.c_str(), c.figure.c_str(), c.was, c.now);
+                std::snprintf(line, sizeof line, "  %-26s %-9s %-22s %-20s %8lld %8lld", c.file.c_str(),
+                              c.target.c_str(), c.kernel.c_str(), c.figure.c_str(), c.was, c.now);
                 err << line << "\n";
             }
     }
     if (worse) {
-        err << "\n" << worse << " regression(s). If they are intended, refresh the baseline on purpose: make amd-baseline\n";
+        err << "\n"
+            << worse << " regression(s). If they are intended, refresh the baseline on purpose: make amd-baseline\n";
         return 1;
     }
     err << "no regression against " << o.compare << " (" << changes.size() << " improvement(s))\n";
@@ -435,8 +405,9 @@ void add_inspect_command(CLI::App& app, command_list& commands)
     cmd->add_flag("--isa", io.isa,
                   "also disassemble each kernel and count its instructions by class (VALU, SALU, VMEM, SMEM, LDS, "
                   "branch, waitcnt, other; exec-mask writes; total)");
-    cmd->add_option("--pair", io.pair, "two plugins, e.g. --pair reduce/atomic reduce/tree: their instruction mixes "
-                                       "per target side by side, with the difference")
+    cmd->add_option("--pair", io.pair,
+                    "two plugins, e.g. --pair reduce/atomic reduce/tree: their instruction mixes "
+                    "per target side by side, with the difference")
         ->expected(2);
     commands.push_back({cmd, [o] {
                             if (o->platform != auto_platform && parse_platform(o->platform) != platform_kind::amd)

@@ -13,11 +13,11 @@ struct inspect_options {
     std::vector<std::string> plugin_dirs; // --plugins
     std::vector<std::string> targets;     // empty: all
     bool json = false;
-    int block_size = 0;                   // for kernels no plugin declares (0: max flat workgroup size)
-    std::string compare;                  // a baseline to compare with
-    std::string write_baseline;           // where to write the baseline
-    bool isa = false;                     // also each kernel's instruction mix (disassembly)
-    std::vector<std::string> pair;        // two plugins ("family/variant"): their mixes side by side
+    int block_size = 0;            // for kernels no plugin declares (0: max flat workgroup size)
+    std::string compare;           // a baseline to compare with
+    std::string write_baseline;    // where to write the baseline
+    bool isa = false;              // also each kernel's instruction mix (disassembly)
+    std::vector<std::string> pair; // two plugins ("family/variant"): their mixes side by side
 };
 
 /// Returns the exit status: 0, 1 (regressions against the baseline), 2 (a file, or a bundle entry

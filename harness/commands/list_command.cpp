@@ -36,7 +36,10 @@ void print_table(const plugin_registry& reg)
     for (const auto& pl : reg.plugins()) {
         std::string tunables;
         for (const auto& t : pl.tunables)
-            tunables.append(tunables.empty() ? "" : " ").append(t.name).append("=").append(std::to_string(t.default_value));
+            tunables.append(tunables.empty() ? "" : " ")
+                .append(t.name)
+                .append("=")
+                .append(std::to_string(t.default_value));
         rows.push_back({pl.name() + (pl.fam->baseline == pl.variant ? " *" : ""), tunables, pl.summary});
     }
     size_t w0 = 0, w1 = 0;
@@ -53,7 +56,8 @@ void print_table(const plugin_registry& reg)
     if (reg.plugins().empty()) std::cout << "no plugins loaded\n";
     if (!reg.rejections().empty()) {
         std::cout << "\nnot loaded:\n";
-        for (const auto& r : reg.rejections()) std::cout << "  " << shown(r.path.string(), 400) << " " << r.reason << "\n";
+        for (const auto& r : reg.rejections())
+            std::cout << "  " << shown(r.path.string(), 400) << " " << r.reason << "\n";
     }
 }
 
@@ -81,11 +85,12 @@ int list_command(const platform_options& o, bool json)
     if (json) {
         nlohmann::json plugins = nlohmann::json::array();
         for (const auto& pl : reg.plugins()) plugins.push_back(plugin_json(pl, kind));
-        nlohmann::json doc{{"platform", to_string(kind)},
-                           {"device", p ? device_json(p->device()) : nlohmann::json()},
-                           {"device_problem", device_problem.empty() ? nlohmann::json() : nlohmann::json(device_problem)},
-                           {"plugins", plugins},
-                           {"rejected", rejections_json(reg.rejections())}};
+        nlohmann::json doc{
+            {"platform", to_string(kind)},
+            {"device", p ? device_json(p->device()) : nlohmann::json()},
+            {"device_problem", device_problem.empty() ? nlohmann::json() : nlohmann::json(device_problem)},
+            {"plugins", plugins},
+            {"rejected", rejections_json(reg.rejections())}};
         std::cout << doc.dump(2) << "\n";
         return exit_ok;
     }

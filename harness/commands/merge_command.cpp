@@ -47,11 +47,23 @@ std::string path_text(const std::vector<const char*>& path)
 
 /// What every shard of one run shares; the suite's `file` and `description` may differ (the same
 /// suite checked out in different places), the rest may not.
-const std::vector<std::vector<const char*>> must_match = {
-    {"schema_version"}, {"tool_version"},   {"platform"},         {"platform_options"}, {"toolchain"},
-    {"suite", "name"},  {"suite", "seed"},  {"suite", "repetitions"}, {"suite", "warmup"},
-    {"suite", "min_time_s"}, {"suite", "max_samples"}, {"suite", "max_time_s"}, {"suite", "verify_every"},
-    {"suite", "timeout_s"},  {"shard", "count"}, {"shard", "plan_configs"}, {"shard", "plan_digest"}};
+const std::vector<std::vector<const char*>> must_match = {{"schema_version"},
+                                                          {"tool_version"},
+                                                          {"platform"},
+                                                          {"platform_options"},
+                                                          {"toolchain"},
+                                                          {"suite", "name"},
+                                                          {"suite", "seed"},
+                                                          {"suite", "repetitions"},
+                                                          {"suite", "warmup"},
+                                                          {"suite", "min_time_s"},
+                                                          {"suite", "max_samples"},
+                                                          {"suite", "max_time_s"},
+                                                          {"suite", "verify_every"},
+                                                          {"suite", "timeout_s"},
+                                                          {"shard", "count"},
+                                                          {"shard", "plan_configs"},
+                                                          {"shard", "plan_digest"}};
 
 std::string shown_value(const json& v) { return shown(v.dump(), 120); }
 
@@ -79,7 +91,8 @@ void check_shard(const run_input& r)
         throw std::invalid_argument(r.label + ": devices is not an array");
     for (const json& d : r.doc.value("devices", json::array()))
         if (!d.is_object()) throw std::invalid_argument(r.label + ": a device is not an object");
-    if (!r.doc.value("complete", json()).is_boolean()) throw std::invalid_argument(r.label + ": complete is not true or false");
+    if (!r.doc.value("complete", json()).is_boolean())
+        throw std::invalid_argument(r.label + ": complete is not true or false");
     if (!r.doc.value("started", json()).is_string()) throw std::invalid_argument(r.label + ": started is not a time");
     if (!r.doc.value("suite", json()).is_object() || !r.doc["suite"].value("name", json()).is_string())
         throw std::invalid_argument(r.label + ": no suite name");
@@ -107,15 +120,16 @@ void check_one_run(const std::vector<run_input>& in)
     for (const run_input& r : in) {
         const uint64_t i = r.doc["shard"]["index"];
         if (auto [it, fresh] = seen.emplace(i, r.label); !fresh)
-            throw std::invalid_argument(it->second + " and " + r.label + " are both shard " + std::to_string(i) + " of " +
-                                        std::to_string(count));
+            throw std::invalid_argument(it->second + " and " + r.label + " are both shard " + std::to_string(i) +
+                                        " of " + std::to_string(count));
     }
     std::string missing;
     for (uint64_t i = 1; i <= count; ++i)
         if (!seen.count(i)) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
     if (!missing.empty())
-        throw std::invalid_argument("shard" + std::string(missing.find(',') == std::string::npos ? " " : "s ") + missing +
-                                    " of " + std::to_string(count) + " missing: give every shard's results file");
+        throw std::invalid_argument("shard" + std::string(missing.find(',') == std::string::npos ? " " : "s ") +
+                                    missing + " of " + std::to_string(count) +
+                                    " missing: give every shard's results file");
 }
 
 /// A shard's devices added to `devices` (the same device once); where each of its own went.
@@ -163,7 +177,9 @@ void add_results(merged_run& m, const run_input& r, const std::vector<size_t>& d
 /// The shards (checked, in order) joined: their devices, results, start, completeness.
 merged_run join(const std::vector<run_input>& in)
 {
-    merged_run m{.devices = json::array(), .results = json::array(), .merged_from = json::array(),
+    merged_run m{.devices = json::array(),
+                 .results = json::array(),
+                 .merged_from = json::array(),
                  .plugins_rejected = json::array()};
     const uint64_t plan_configs = in.front().doc["shard"]["plan_configs"];
     std::set<uint64_t> indices;
@@ -189,8 +205,9 @@ merged_run join(const std::vector<run_input>& in)
         return a["plan_index"].get<uint64_t>() < b["plan_index"].get<uint64_t>();
     });
     if (m.complete && m.results.size() != plan_configs)
-        throw std::invalid_argument("the shards hold " + std::to_string(m.results.size()) + " configurations, the plan " +
-                                    std::to_string(plan_configs) + ": they are not the shards of one run");
+        throw std::invalid_argument("the shards hold " + std::to_string(m.results.size()) +
+                                    " configurations, the plan " + std::to_string(plan_configs) +
+                                    ": they are not the shards of one run");
     return m;
 }
 
@@ -198,8 +215,9 @@ int merge_command(const merge_options& o)
 {
     std::vector<run_input> in = load_run_inputs(o.inputs, o.db); // invalid_argument: names the input
     for (const run_input& r : in) check_shard(r);
-    std::stable_sort(in.begin(), in.end(),
-                     [](const run_input& a, const run_input& b) { return a.doc["shard"]["index"] < b.doc["shard"]["index"]; });
+    std::stable_sort(in.begin(), in.end(), [](const run_input& a, const run_input& b) {
+        return a.doc["shard"]["index"] < b.doc["shard"]["index"];
+    });
     check_one_run(in);
     merged_run m = join(in);
     m.command = "wavebench merge";
@@ -234,8 +252,9 @@ int merge_command(const merge_options& o)
 void add_merge_command(CLI::App& app, command_list& commands)
 {
     auto o = std::make_shared<merge_options>();
-    auto* cmd = app.add_subcommand("merge", "Join the shards of a suite (run --shard I/N) into the results of the whole "
-                                            "run; record it in the history");
+    auto* cmd =
+        app.add_subcommand("merge", "Join the shards of a suite (run --shard I/N) into the results of the whole "
+                                    "run; record it in the history");
     cmd->add_option("inputs", o->inputs, "every shard's results file (run --shard I/N --out FILE), in any order")
         ->required()
         ->check(a_path)

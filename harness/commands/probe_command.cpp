@@ -54,8 +54,9 @@ void add_probe_command(CLI::App& app, command_list& commands)
         int mib = 0;
     };
     auto o = std::make_shared<options>();
-    auto* cmd = app.add_subcommand("probe", "Measure the machine's ceilings (memory bandwidth; the reference's speed); on cpu also "
-                                            "the runtime's costs per lane (a lane, a barrier, a shuffle) in five processes");
+    auto* cmd = app.add_subcommand(
+        "probe", "Measure the machine's ceilings (memory bandwidth; the reference's speed); on cpu also "
+                 "the runtime's costs per lane (a lane, a barrier, a shuffle) in five processes");
     add_platform_options(cmd, o->platform);
     cmd->add_option("--out", o->out, "also write the measurements to this JSON file")->check(a_path);
     cmd->add_option("--mib", o->mib, "memory to stream over, in MiB (default 256 on cpu, 1024 on GPUs)")

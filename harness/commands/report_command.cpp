@@ -22,7 +22,8 @@ using json = nlohmann::json;
 bool same_run(const run_input& a, const run_input& b)
 {
     if (a.id && b.id) return *a.id == *b.id;
-    return started_of(a) == started_of(b) && a.doc.value("device", json::object()) == b.doc.value("device", json::object());
+    return started_of(a) == started_of(b) &&
+           a.doc.value("device", json::object()) == b.doc.value("device", json::object());
 }
 
 struct report_options {
@@ -61,7 +62,8 @@ int report_command(const report_options& o)
     std::cout << "wrote " << shown(o.out, 200) << ": " << data["results"].size() << " results of suite "
               << shown(newest["suite"].is_string() ? newest["suite"].get<std::string>() : "?", 64) << " on "
               << shown(newest["device"].is_string() ? newest["device"].get<std::string>() : "?", 80);
-    if (data["compare"].is_object() && !data["compare"].contains("error")) std::cout << ", the comparison of the two runs";
+    if (data["compare"].is_object() && !data["compare"].contains("error"))
+        std::cout << ", the comparison of the two runs";
     if (data["trend"].is_object()) std::cout << ", the trend of " << data["trend"]["runs"].size() << " runs";
     std::cout << "\n";
     if (data["compare"].contains("error"))
@@ -79,8 +81,9 @@ void add_report_command(CLI::App& app, command_list& commands)
 {
     auto o = std::make_shared<report_options>();
     auto* cmd = app.add_subcommand(
-        "report", "Write one self-contained HTML page of runs (works offline): throughput, speedups and fraction of "
-                  "the ceiling per family, converge against its model, AMD figures; two runs compared, several as a trend");
+        "report",
+        "Write one self-contained HTML page of runs (works offline): throughput, speedups and fraction of "
+        "the ceiling per family, converge against its model, AMD figures; two runs compared, several as a trend");
     cmd->add_option("inputs", o->inputs,
                     "results files, or runs of the history: ids, latest, previous, baseline. The newest is drawn in "
                     "full; two are also compared (the first is BASE, as in `compare`); three or more, also their trend")
@@ -88,9 +91,10 @@ void add_report_command(CLI::App& app, command_list& commands)
         ->check(a_path)
         ->type_name("FILE|RUN");
     cmd->add_option("-o,--out", o->out, "the HTML file to write (never one of the inputs)")->required()->check(a_path);
-    cmd->add_option("--trend", o->trend,
-                    "the trend of the newest N runs in the history of the newest input's suite, platform and device (in "
-                    "place of the inputs' own)")
+    cmd->add_option(
+           "--trend", o->trend,
+           "the trend of the newest N runs in the history of the newest input's suite, platform and device (in "
+           "place of the inputs' own)")
         ->check(integer(2, 100000));
     add_compare_options(cmd, o->compare); // for the compare view of two inputs
     add_db_option(cmd, o->db, "take run ids, names and --trend from");

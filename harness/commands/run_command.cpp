@@ -35,10 +35,10 @@ struct run_options {
     bool reprobe = false;
     bool amd_static = false;
     table_format format = table_format::table; // --format: the table on stdout
-    std::string db;          // --db: the history database ("": WAVEBENCH_DB or the default)
-    bool no_history = false; // --no-history: record nothing
-    std::string devices;     // --devices: "all" or "0,2" ("": the --device one)
-    shard_spec shard;        // --shard I/N
+    std::string db;                            // --db: the history database ("": WAVEBENCH_DB or the default)
+    bool no_history = false;                   // --no-history: record nothing
+    std::string devices;                       // --devices: "all" or "0,2" ("": the --device one)
+    shard_spec shard;                          // --shard I/N
 };
 
 /// The cached ceilings of the device, or measured now (and cached) when there are none.
@@ -120,7 +120,8 @@ int print_plan(const std::vector<config>& configs, const std::string& suite_file
                   << (cfg.skip.empty() ? "" : "  (skipped: " + cfg.skip + ")") << "\n";
         skips += !cfg.skip.empty();
     }
-    std::cout << "\n" << configs.size() << " configurations (" << skips << " to be skipped) in " << suite_file << " on "
+    std::cout << "\n"
+              << configs.size() << " configurations (" << skips << " to be skipped) in " << suite_file << " on "
               << p.name() << "; nothing run\n";
     return exit_ok;
 }
@@ -265,9 +266,8 @@ std::set<std::string> used_ceilings(const std::vector<config>& configs, const ce
 
 /// Measures the configurations: a row of the table for each result as it comes, the results JSON
 /// rewritten after each. Stops early after SIGINT or SIGTERM.
-std::vector<result> measure_all(const run_options& o, runner& r, const std::vector<config>& configs,
-                                run_context& ctx, const std::vector<std::unique_ptr<executor>>& execs,
-                                const std::filesystem::path& out)
+std::vector<result> measure_all(const run_options& o, runner& r, const std::vector<config>& configs, run_context& ctx,
+                                const std::vector<std::unique_ptr<executor>>& execs, const std::filesystem::path& out)
 {
     install_interrupt_handlers(); // from here on, SIGINT and SIGTERM stop after the current configuration
     console_table table(std::cout, configs, o.format, ctx.machine_ceilings, ctx.devices.size());
@@ -344,7 +344,8 @@ int run_command(const run_options& o)
     const nlohmann::json doc = results_document(ctx, results, !sig);
     write_json(out, doc);
     // A shard is recorded once merged (wavebench merge): alone it is part of a run.
-    const auto id = o.no_history || o.shard.count ? std::nullopt : record_run(o.db, doc, out.string()); // a failure only warns
+    const auto id =
+        o.no_history || o.shard.count ? std::nullopt : record_run(o.db, doc, out.string()); // a failure only warns
     if (o.amd_static) print_amd_static(info, results);
     const int status = print_summary(info, results, configs.size(), out);
     if (id) info << "history: run " << *id << " (wavebench history lists the runs)\n";
@@ -428,7 +429,8 @@ void add_run_command(CLI::App& app, command_list& commands)
         ->capture_default_str()
         ->check(integer(1, 1000000000000));
     add_settings_overrides(run, ro.overrides);
-    run->add_flag("--dry-run", ro.dry_run, "list the configurations the suite expands to on this platform, and run nothing");
+    run->add_flag("--dry-run", ro.dry_run,
+                  "list the configurations the suite expands to on this platform, and run nothing");
     run->add_flag("--no-ceilings", ro.no_ceilings, "do not probe or report the fraction of the machine's ceiling");
     run->add_flag("--reprobe", ro.reprobe, "measure the machine's ceilings again instead of using the cached ones");
     run->add_flag("--amd-static", ro.amd_static,

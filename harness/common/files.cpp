@@ -76,7 +76,9 @@ std::string shorten(std::string_view s, size_t max)
 
 bool is_name(std::string_view s)
 {
-    auto word = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; };
+    auto word = [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    };
     return !s.empty() && s.size() <= max_name && std::all_of(s.begin(), s.end(), word);
 }
 
@@ -124,14 +126,15 @@ std::string read_input(const fs::path& path, std::string_view what, uint64_t lim
     const int fd = stdin_ ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) throw file_error("cannot read the " + name + ": " + os_reason(errno));
     const fd_closer closer{stdin_ ? -1 : fd};
-    struct stat st{};
+    struct stat st {};
     if (::fstat(fd, &st) != 0) throw file_error("cannot read the " + name + ": " + os_reason(errno));
     if (!stdin_ && !S_ISREG(st.st_mode))
-        throw file_error("the " + name + " is " + kind_of(st.st_mode) + ": only a regular file (or - for standard "
+        throw file_error("the " + name + " is " + kind_of(st.st_mode) +
+                         ": only a regular file (or - for standard "
                          "input) is read");
     if (S_ISREG(st.st_mode) && uint64_t(st.st_size) > limit)
-        throw file_error("the " + name + " is " + mib(uint64_t(st.st_size)) + ", more than the " + mib(limit) +
-                         " a " + std::string(what) + " may be");
+        throw file_error("the " + name + " is " + mib(uint64_t(st.st_size)) + ", more than the " + mib(limit) + " a " +
+                         std::string(what) + " may be");
     if (!stdin_) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     std::string data;
     data.reserve(S_ISREG(st.st_mode) ? size_t(st.st_size) : 0);

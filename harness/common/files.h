@@ -16,8 +16,8 @@
 namespace wb {
 
 /// What a file may weigh, by what it is for.
-inline constexpr uint64_t text_input_limit = uint64_t(16) << 20;   // a suite, a baseline, a cache
-inline constexpr uint64_t binary_input_limit = uint64_t(4) << 30;  // a .so or code object to inspect
+inline constexpr uint64_t text_input_limit = uint64_t(16) << 20;  // a suite, a baseline, a cache
+inline constexpr uint64_t binary_input_limit = uint64_t(4) << 30; // a .so or code object to inspect
 
 /// A file that cannot be read or written; the message names it and says why.
 struct file_error : std::runtime_error {

@@ -41,7 +41,6 @@ std::string params_text(const param_map& family_params, const param_map& tunable
 /// "n=1000 block=256" of a results document's `params` object, without the ones named in `leave_out`.
 std::string params_text(const nlohmann::json& params, const std::set<std::string>& leave_out = {});
 
-
 /// Writes through a temporary file and a rename: a reader never sees half a document.
 void write_json(const std::filesystem::path& path, const nlohmann::json& doc);
 

@@ -3,11 +3,10 @@
 // files, run ids, latest, previous, baseline.
 #include "harness/history/history.h"
 
-#include "harness/history/db_url.h"
 #include "harness/common/files.h"
+#include "harness/history/db_url.h"
 #include "harness/history/store.h"
 #include "harness/platform/platform.h"
-
 
 #include <algorithm>
 #include <cstdlib>
@@ -66,10 +65,7 @@ std::string history_path(const std::string& db_option)
     throw std::invalid_argument("no place for the history: neither --db, WAVEBENCH_DB, XDG_DATA_HOME nor HOME is set");
 }
 
-std::string history_shown(const std::string& db_option)
-{
-    return shown(redact_urls(history_path(db_option)), 200);
-}
+std::string history_shown(const std::string& db_option) { return shown(redact_urls(history_path(db_option)), 200); }
 
 std::unique_ptr<history_store> open_history(const std::string& db_option, bool create)
 {
@@ -117,15 +113,16 @@ std::vector<run_input> load_run_inputs(const std::vector<std::string>& args, con
     };
     auto where = [&] { return "the history (" + history_shown(db_option) + ")"; };
     auto load = [&](const run_summary& run, const std::string& how) {
-        return results_input(history()->load(run.id), "run " + std::to_string(run.id) + (how.empty() ? "" : " (" + how + ")"),
-                             run.id);
+        return results_input(history()->load(run.id),
+                             "run " + std::to_string(run.id) + (how.empty() ? "" : " (" + how + ")"), run.id);
     };
     auto latest = [&]() -> run_input {
         run_filter newest;
         newest.limit = 1;
         const auto runs = history() ? history()->list(newest) : std::vector<run_summary>{};
         if (runs.empty())
-            throw std::invalid_argument("no run 'latest': " + where() + " has no runs yet; `wavebench run SUITE` "
+            throw std::invalid_argument("no run 'latest': " + where() +
+                                        " has no runs yet; `wavebench run SUITE` "
                                         "records one (--db or WAVEBENCH_DB name another history)");
         return load(runs.front(), "latest");
     };
@@ -147,7 +144,8 @@ std::vector<run_input> load_run_inputs(const std::vector<std::string>& args, con
         } else if (arg == "latest") {
             out[i] = latest();
         } else if (arg != "previous" && arg != "baseline") {
-            throw std::invalid_argument("no file " + shown(arg, 200) + " (" + (ec ? ec.message() : "it does not exist") +
+            throw std::invalid_argument("no file " + shown(arg, 200) + " (" +
+                                        (ec ? ec.message() : "it does not exist") +
                                         "), and no run of the history: name a results file, or a run as a run id "
                                         "(`wavebench history` lists them), latest, previous or baseline");
         }
@@ -188,8 +186,8 @@ std::vector<run_input> history_runs(const std::string& db_option, const std::str
     const auto store = open_history(db_option, false);
     if (!store) return {};
     std::vector<run_input> runs;
-    for (const auto& run : store->list({.suite = suite, .platform = platform, .device = device, .exact_device = true,
-                                        .limit = limit}))
+    for (const auto& run :
+         store->list({.suite = suite, .platform = platform, .device = device, .exact_device = true, .limit = limit}))
         runs.push_back(results_input(store->load(run.id), "run " + std::to_string(run.id), run.id));
     std::reverse(runs.begin(), runs.end());
     return runs;

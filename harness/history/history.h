@@ -31,8 +31,8 @@ std::vector<run_input> load_run_inputs(const std::vector<std::string>& args, con
 
 /// The runs of the history of one suite, platform and device, oldest first (for trends in the
 /// report), at most `limit` (the newest `limit` of them; 0: all). None where there is no history yet.
-std::vector<run_input> history_runs(const std::string& db_option, const std::string& suite,
-                                    const std::string& platform, const std::string& device, size_t limit);
+std::vector<run_input> history_runs(const std::string& db_option, const std::string& suite, const std::string& platform,
+                                    const std::string& device, size_t limit);
 
 /// Records the results document `doc` of a run in the history named by `db_option` (see
 /// history_path). Never throws: a failure is a warning on stderr that says the results are still in

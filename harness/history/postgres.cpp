@@ -43,8 +43,7 @@ using result = std::unique_ptr<PGresult, decltype(&PQclear)>;
 
 class postgres_history final : public history_store {
 public:
-    explicit postgres_history(const std::string& url)
-        : url_(url), where_(redact_urls(url)), conn_(nullptr, &PQfinish)
+    explicit postgres_history(const std::string& url) : url_(url), where_(redact_urls(url)), conn_(nullptr, &PQfinish)
     {
         // connect_timeout first: the URL's own, where it has one, wins.
         const char* keys[] = {"connect_timeout", "fallback_application_name", "dbname", nullptr};
@@ -54,7 +53,8 @@ public:
         if (PQstatus(conn_.get()) != CONNECTION_OK)
             fail("cannot connect (check the URL, that the server runs, and the password: PGPASSWORD or ~/.pgpass)");
         // The server's notices (NOTICE, WARNING) are not the user's business: libpq would print them.
-        PQsetNoticeProcessor(conn_.get(), [](void*, const char*) {}, nullptr);
+        PQsetNoticeProcessor(
+            conn_.get(), [](void*, const char*) {}, nullptr);
     }
 
     const std::string& where() const override { return where_; }
@@ -175,9 +175,9 @@ std::vector<run_summary> postgres_history::list(const run_filter& f)
                                    " AND ($3 = '' OR CASE WHEN $4::boolean THEN device = $3"
                                    " ELSE strpos(lower(device), lower($3)) > 0 END)"
                                    " AND (NOT $5::boolean OR baseline) ORDER BY id DESC LIMIT $6::bigint";
-    return summaries(exec(sql.c_str(), {f.suite, f.platform, f.device, boolean(f.exact_device),
-                                        boolean(f.baseline_only),
-                                        f.limit ? param(number(int64_t(f.limit))) : std::nullopt}));
+    return summaries(
+        exec(sql.c_str(), {f.suite, f.platform, f.device, boolean(f.exact_device), boolean(f.baseline_only),
+                           f.limit ? param(number(int64_t(f.limit))) : std::nullopt}));
 }
 
 std::optional<run_summary> postgres_history::find(int64_t id)

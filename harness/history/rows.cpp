@@ -29,7 +29,8 @@ std::string history_schema(const sql_types& t)
     const std::string integer = std::string(t.integer) + " NOT NULL", boolean = std::string(t.boolean) + " NOT NULL";
     return R"sql(
 CREATE TABLE IF NOT EXISTS runs (
-    id           )sql" + std::string(t.id) + R"sql(,
+    id           )sql" +
+           std::string(t.id) + R"sql(,
     suite        TEXT NOT NULL,
     suite_file   TEXT NOT NULL,
     device       TEXT NOT NULL,
@@ -39,27 +40,39 @@ CREATE TABLE IF NOT EXISTS runs (
     tool_version TEXT NOT NULL,
     started      TEXT NOT NULL,
     recorded     TEXT NOT NULL,
-    complete     )sql" + boolean + R"sql(,
-    configs      )sql" + integer + R"sql(,
-    verified     )sql" + integer + R"sql(,
-    failed       )sql" + integer + R"sql(,
-    errors       )sql" + integer + R"sql(,
-    crashed      )sql" + integer + R"sql(,
-    timeouts     )sql" + integer + R"sql(,
-    skipped      )sql" + integer + R"sql(,
-    baseline     )sql" + boolean + R"sql( DEFAULT false,
+    complete     )sql" +
+           boolean + R"sql(,
+    configs      )sql" +
+           integer + R"sql(,
+    verified     )sql" +
+           integer + R"sql(,
+    failed       )sql" +
+           integer + R"sql(,
+    errors       )sql" +
+           integer + R"sql(,
+    crashed      )sql" +
+           integer + R"sql(,
+    timeouts     )sql" +
+           integer + R"sql(,
+    skipped      )sql" +
+           integer + R"sql(,
+    baseline     )sql" +
+           boolean + R"sql( DEFAULT false,
     document     TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS runs_by_group ON runs (suite, platform, device, id);
 CREATE UNIQUE INDEX IF NOT EXISTS runs_one_baseline ON runs (suite, platform, device) WHERE baseline;
 CREATE TABLE IF NOT EXISTS results (
-    run_id          )sql" + integer + R"sql( REFERENCES runs (id) ON DELETE CASCADE,
-    position        )sql" + integer + R"sql(,
+    run_id          )sql" +
+           integer + R"sql( REFERENCES runs (id) ON DELETE CASCADE,
+    position        )sql" +
+           integer + R"sql(,
     family          TEXT NOT NULL,
     variant         TEXT NOT NULL,
     params          TEXT NOT NULL,
     status          TEXT NOT NULL,
-    time_ms         )sql" + t.real + R"sql(,
+    time_ms         )sql" +
+           t.real + R"sql(,
     samples_ms      TEXT NOT NULL,
     wall_samples_ms TEXT NOT NULL,
     PRIMARY KEY (run_id, position)
@@ -81,8 +94,8 @@ run_rows rows_of(const nlohmann::json& doc)
         auto array = [&](const char* key) { return json_text(r.value(key, nlohmann::json::array())); };
         out.results.push_back({text_of(r, "family"), text_of(r, "variant"),
                                json_text(r.value("params", nlohmann::json::object())), text_of(r, "status"),
-                               time.is_number() ? std::optional(time.get<double>()) : std::nullopt,
-                               array("samples_ms"), array("wall_samples_ms")});
+                               time.is_number() ? std::optional(time.get<double>()) : std::nullopt, array("samples_ms"),
+                               array("wall_samples_ms")});
     }
     run_summary& s = out.run;
     s.suite = text_of(suite, "name");

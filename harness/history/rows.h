@@ -22,7 +22,7 @@ struct sql_types {
     const char* id;      // the runs' key, ascending, never reused
     const char* integer; // 64 bits
     const char* boolean;
-    const char* real;    // a double
+    const char* real; // a double
 };
 
 /// The history's tables and indexes (docs/history.md), as CREATE ... IF NOT EXISTS statements in
@@ -37,7 +37,7 @@ inline constexpr const char* summary_columns =
 /// A result's row in the results table.
 struct result_row {
     std::string family, variant;
-    std::string params;                   // JSON, keys sorted: canonical
+    std::string params; // JSON, keys sorted: canonical
     std::string status;
     std::optional<double> time_ms;
     std::string samples_ms, wall_samples_ms; // JSON arrays

@@ -5,8 +5,8 @@
 #include "harness/history/store.h"
 
 #include "harness/common/files.h"
-#include "harness/history/rows.h"
 #include "harness/common/utc_time.h"
+#include "harness/history/rows.h"
 
 #include <sqlite3.h>
 
@@ -35,16 +35,15 @@ public:
 
     statement& bind(int i, const std::string& v);
     statement& bind(int i, int64_t v);
-    statement& bind(int i, std::optional<double> v);     // null where none
+    statement& bind(int i, std::optional<double> v); // null where none
     /// Binds `v...` to ?1, ?2, ...
-    template <typename... T>
-    statement& bind_all(const T&... v)
+    template <typename... T> statement& bind_all(const T&... v)
     {
         int i = 0;
         (bind(++i, v), ...);
         return *this;
     }
-    bool step();                                         // true: a row is there
+    bool step(); // true: a row is there
     void reset() { sqlite3_reset(s_); }
     int64_t integer(int col) { return sqlite3_column_int64(s_, col); }
     std::string text(int col)
@@ -156,7 +155,8 @@ void sqlite_history::open()
 {
     // The schema version and the number of tables, read in one statement: one snapshot.
     auto state = [&] {
-        statement s(*this, "SELECT (SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_master)");
+        statement s(*this,
+                    "SELECT (SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_master)");
         s.step();
         const int64_t version = s.integer(0), tables = s.integer(1);
         if (version > schema_version)
@@ -191,9 +191,10 @@ int64_t sqlite_history::record(const nlohmann::json& doc)
     const run_rows rows = rows_of(doc);
     const run_summary& r = rows.run;
     transaction t(*this);
-    statement run(*this, "INSERT INTO runs (suite, suite_file, device, arch, platform, toolchain, tool_version, started, "
-                         "recorded, complete, configs, verified, failed, errors, crashed, timeouts, skipped, document) "
-                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)");
+    statement run(*this,
+                  "INSERT INTO runs (suite, suite_file, device, arch, platform, toolchain, tool_version, started, "
+                  "recorded, complete, configs, verified, failed, errors, crashed, timeouts, skipped, document) "
+                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)");
     run.bind_all(r.suite, r.suite_file, r.device, r.arch, r.platform, r.toolchain, r.tool_version, r.started, utc_now(),
                  int64_t(r.complete), r.configs, r.verified, r.failed, r.errors, r.crashed, r.timeouts, r.skipped,
                  rows.document);
@@ -250,8 +251,7 @@ nlohmann::json sqlite_history::load(int64_t id)
 {
     statement s(*this, "SELECT document FROM runs WHERE id = ?1");
     s.bind(1, id);
-    if (!s.step())
-        throw no_such_run(id, path_);
+    if (!s.step()) throw no_such_run(id, path_);
     try {
         return nlohmann::json::parse(s.text(0));
     } catch (const nlohmann::json::exception& e) {
@@ -285,14 +285,15 @@ std::unique_ptr<history_store> open_sqlite_history(const std::string& path, bool
         if (!create) return nullptr;
         const fs::path dir = fs::path(path).parent_path();
         if (!dir.empty() && (fs::create_directories(dir, ec), ec))
-            throw std::runtime_error("cannot make the folder " + shown(dir.string(), 200) + " of the history database: " +
-                                     ec.message());
+            throw std::runtime_error("cannot make the folder " + shown(dir.string(), 200) +
+                                     " of the history database: " + ec.message());
     } else if (!fs::is_regular_file(st)) {
         throw std::runtime_error("the history database " + shown(path, 200) +
                                  " is not a regular file: give --db (or WAVEBENCH_DB) a file");
     }
     sqlite3* db = nullptr;
-    const int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0), nullptr);
+    const int rc =
+        sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0), nullptr);
     auto h = std::make_unique<sqlite_history>(path, db); // closes db, which SQLite gives even on failure
     if (rc != SQLITE_OK) h->fail(rc);
     sqlite3_extended_result_codes(db, 1);

@@ -19,18 +19,18 @@ struct run_summary {
     std::string recorded, started; // UTC, ISO 8601
     std::string suite, suite_file, platform, device, arch, toolchain, tool_version;
     bool complete = false;
-    bool baseline = false;         // the marked baseline of its suite, platform and device
-    int64_t configs = 0;           // results recorded
+    bool baseline = false; // the marked baseline of its suite, platform and device
+    int64_t configs = 0;   // results recorded
     int64_t verified = 0, failed = 0, errors = 0, crashed = 0, timeouts = 0, skipped = 0;
 };
 
 /// Which runs list() gives; empty strings match everything.
 struct run_filter {
     std::string suite, platform;
-    std::string device;            // a substring of the device's name
-    bool exact_device = false;     // device is the whole name
+    std::string device;        // a substring of the device's name
+    bool exact_device = false; // device is the whole name
     bool baseline_only = false;
-    size_t limit = 20;             // 0: no limit
+    size_t limit = 20; // 0: no limit
 };
 
 class history_store {

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "harness/measure/inputs.h"
-#include "harness/plan/plan.h"
 #include "harness/measure/result.h"
+#include "harness/plan/plan.h"
 #include "harness/plan/settings.h"
 
 #include <nlohmann/json.hpp>

@@ -36,7 +36,8 @@ memory_plan plan_memory(const platform& pf, size_t in_bytes, size_t out_bytes)
     // The host holds each dataset's inputs and expected outputs, and the actual outputs; the
     // device one copy of the outputs and `sets` copies of the inputs. On cpu both are one memory.
     const wb_device_info& d = pf.device();
-    const double gib = double(1 << 30), host_budget = 0.8 * host_memory_bytes(), dev_budget = 0.8 * double(d.total_memory);
+    const double gib = double(1 << 30), host_budget = 0.8 * host_memory_bytes(),
+                 dev_budget = 0.8 * double(d.total_memory);
     const bool shared = pf.kind() == platform_kind::cpu;
     auto host = [&](size_t datasets) { return double(datasets) * double(in_bytes + out_bytes) + double(out_bytes); };
     auto device = [&](size_t sets, size_t datasets) {
@@ -156,8 +157,8 @@ std::string group_inputs::check_intact()
             if (c.ok) continue;
             damaged = true;
             if (damage.empty())
-                damage = "the plugin changed its input '" + shapes[i].name + "' (copy " + std::to_string(s + 1) + " of " +
-                         std::to_string(input_sets.size()) + "): " + c.detail;
+                damage = "the plugin changed its input '" + shapes[i].name + "' (copy " + std::to_string(s + 1) +
+                         " of " + std::to_string(input_sets.size()) + "): " + c.detail;
         }
         if (damaged) upload(s); // the next configuration gets its inputs intact
     }

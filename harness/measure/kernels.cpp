@@ -40,8 +40,8 @@ occupancy describe_occupancy(platform_kind kind, const wb_device_info& d, const 
         o.unit = "waves per SIMD";
         o.limiter = e.workgroups == r.active_blocks
                         ? e.limiter
-                        : "unknown (the model says " + std::to_string(e.workgroups) + " work-groups per CU, the runtime " +
-                              std::to_string(r.active_blocks) + ")";
+                        : "unknown (the model says " + std::to_string(e.workgroups) +
+                              " work-groups per CU, the runtime " + std::to_string(r.active_blocks) + ")";
         return o;
     }
     o.unit = "warps per SM"; // nvidia
@@ -55,10 +55,9 @@ occupancy describe_occupancy(platform_kind kind, const wb_device_info& d, const 
         sm.warp_size = d.warp_size;
         const auto e = nvidia_occupancy(sm, {block, r.registers, lds});
         // The runtime's figure is the truth; the model only names what limits it.
-        o.limiter = e.blocks == r.active_blocks
-                        ? e.limiter
-                        : "unknown (the model says " + std::to_string(e.blocks) + " blocks, the runtime " +
-                              std::to_string(r.active_blocks) + ")";
+        o.limiter = e.blocks == r.active_blocks ? e.limiter
+                                                : "unknown (the model says " + std::to_string(e.blocks) +
+                                                      " blocks, the runtime " + std::to_string(r.active_blocks) + ")";
     }
     return o;
 }

@@ -2,9 +2,9 @@
 #include "harness/measure/measure.h"
 
 #include "core/compare.h"
-#include "harness/platform/platform_options.h"
 #include "harness/measure/executor.h"
 #include "harness/measure/stopping.h"
+#include "harness/platform/platform_options.h"
 #include "reference/reference.h"
 
 #include <chrono>
@@ -46,7 +46,8 @@ std::string with_memory_sizes(std::string message, const platform& pf, const gro
         for (const auto& b : set) bytes += b.bytes();
     for (const auto& b : g.outputs) bytes += b.bytes();
     char sizes[160];
-    std::snprintf(sizes, sizeof sizes, " (the device has %.2f GiB; the inputs and outputs of this configuration take %.1f MiB of it)",
+    std::snprintf(sizes, sizeof sizes,
+                  " (the device has %.2f GiB; the inputs and outputs of this configuration take %.1f MiB of it)",
                   double(pf.device().total_memory) / double(1 << 30), double(bytes) / double(1 << 20));
     return message + sizes;
 }
@@ -59,7 +60,8 @@ std::string lane_order_note(const platform& pf)
     if (pf.kind() != platform_kind::cpu) return "";
     const std::string order = cpu_lane_order();
     if (order == "forward") return "";
-    return "; lanes ran in " + order + " order between synchronization points (--lane-order): if the output is "
+    return "; lanes ran in " + order +
+           " order between synchronization points (--lane-order): if the output is "
            "right in forward order, the kernel has a race between the lanes of a wavefront (warp-synchronous code "
            "that assumes lock-step needs __syncwarp, shuffles or barriers)";
 }
@@ -72,9 +74,12 @@ struct plugin_args {
         for (const auto* m : {&c.family_params, &c.tunables})
             for (const auto& [k, v] : *m) {
                 wb_param p{k.c_str(), WB_INT, 0, 0, nullptr};
-                if (auto i = std::get_if<int64_t>(&v)) p.i = *i;
-                else if (auto f = std::get_if<double>(&v)) p = {k.c_str(), WB_REAL, 0, *f, nullptr};
-                else p = {k.c_str(), WB_STRING, 0, 0, std::get<std::string>(v).c_str()};
+                if (auto i = std::get_if<int64_t>(&v))
+                    p.i = *i;
+                else if (auto f = std::get_if<double>(&v))
+                    p = {k.c_str(), WB_REAL, 0, *f, nullptr};
+                else
+                    p = {k.c_str(), WB_STRING, 0, 0, std::get<std::string>(v).c_str()};
                 params.push_back(p);
             }
         for (auto& b : g.outputs) out.push_back(b.get());

@@ -5,8 +5,8 @@
 
 #include "harness/measure/inputs.h"
 #include "harness/measure/kernels.h"
-#include "harness/plan/plan.h"
 #include "harness/measure/result.h"
+#include "harness/plan/plan.h"
 #include "harness/plan/settings.h"
 
 namespace wb {

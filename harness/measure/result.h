@@ -34,28 +34,28 @@ std::vector<std::string> ceiling_levels(const ceilings& c, const std::string& na
 std::string ceiling_for(const ceilings& c, const std::string& name, int64_t working_set_bytes);
 
 struct result {
-    size_t plan_index = 0;   // its configuration's place in the suite's plan (config::index)
-    int device_index = 0;    // the device it ran on: an index into the run's devices
+    size_t plan_index = 0; // its configuration's place in the suite's plan (config::index)
+    int device_index = 0;  // the device it ran on: an index into the run's devices
     std::string family, variant;
     param_map family_params, tunables;
     status st = status::error;
-    std::string message;     // what failed or why skipped
-    stage where = stage::none; // where it failed, errored, crashed or timed out
-    std::string note;        // what the plugin resolved itself
+    std::string message;         // what failed or why skipped
+    stage where = stage::none;   // where it failed, errored, crashed or timed out
+    std::string note;            // what the plugin resolved itself
     std::vector<uint64_t> seeds; // of the datasets the runs alternate between
     int input_sets = 1;
-    int64_t working_set_bytes = 0; // the inputs' copies the runs rotate through, and the outputs
-    std::string ceiling;           // the ceiling fraction_of_ceiling is against (ceiling_for)
+    int64_t working_set_bytes = 0;  // the inputs' copies the runs rotate through, and the outputs
+    std::string ceiling;            // the ceiling fraction_of_ceiling is against (ceiling_for)
     int runs = 0, runs_checked = 0; // runs made (warm-up included), and those compared with the reference
     summary time_ms, wall_ms;
     std::vector<double> samples_ms, wall_samples_ms; // every measured run, in order (warm-up excluded)
     double prepare_ms = 0;
     double metric_value = 0;
     std::optional<double> fraction_of_ceiling, speedup_vs_baseline, speedup_vs_library;
-    std::optional<double> model_speedup; // the family's model's prediction of speedup_vs_baseline
+    std::optional<double> model_speedup;       // the family's model's prediction of speedup_vs_baseline
     std::optional<double> model_issue_speedup; // its second model's (one that needs the device's architecture)
     std::vector<kernel_report> kernels;
-    bool noisy = false;      // relative stddev of the kernel time over 2%
+    bool noisy = false; // relative stddev of the kernel time over 2%
 };
 
 } // namespace wb

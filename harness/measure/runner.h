@@ -14,7 +14,8 @@ namespace wb {
 class runner {
 public:
     /// One executor per device (--devices), each with its device's ceilings; the first alone without it.
-    runner(std::vector<executor*> devices, std::vector<ceilings> c) : devices_(std::move(devices)), ceilings_(std::move(c))
+    runner(std::vector<executor*> devices, std::vector<ceilings> c)
+        : devices_(std::move(devices)), ceilings_(std::move(c))
     {
         ceilings_.resize(devices_.size());
     }
@@ -29,8 +30,8 @@ public:
     /// in order. With several, each device takes the next group of configurations (the variants of
     /// one problem: their speedups compare results of one device) as it becomes free; results are
     /// handed on in plan order (a group waits for the groups before it), each naming its device.
-    std::vector<result> run(const std::vector<config>& configs, const run_settings& settings,
-                            const on_result& done, const on_start& starting = {});
+    std::vector<result> run(const std::vector<config>& configs, const run_settings& settings, const on_result& done,
+                            const on_start& starting = {});
 
     /// Attach each kernel's AMD static figures (from the plugin's amd build) to the results.
     void set_amd_static(bool on) { amd_static_ = on; }

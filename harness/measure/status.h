@@ -25,12 +25,18 @@ inline constexpr std::array<status, status_count> all_statuses{status::verified,
 constexpr const char* to_string(status s)
 {
     switch (s) {
-    case status::verified: return "verified";
-    case status::failed: return "failed";
-    case status::error: return "error";
-    case status::skipped: return "skipped";
-    case status::crashed: return "crashed";
-    case status::timeout: return "timeout";
+    case status::verified:
+        return "verified";
+    case status::failed:
+        return "failed";
+    case status::error:
+        return "error";
+    case status::skipped:
+        return "skipped";
+    case status::crashed:
+        return "crashed";
+    case status::timeout:
+        return "timeout";
     }
     return "?";
 }

@@ -10,9 +10,9 @@ namespace wb {
 
 /// How far a configuration's measuring has come.
 struct measuring_progress {
-    int samples = 0;          // measured runs so far (negative during the warm-up)
-    double measured_ms = 0;   // device time of those runs
-    double elapsed_ms = 0;    // wall time since the first run began
+    int samples = 0;        // measured runs so far (negative during the warm-up)
+    double measured_ms = 0; // device time of those runs
+    double elapsed_ms = 0;  // wall time since the first run began
 };
 
 class stopping_criterion {

@@ -91,7 +91,8 @@ void check_tunable_axes(const benchmark_spec& b, const std::vector<const plugin*
                 if (!w.empty()) why += "; " + p->name() + ": " + w;
             }
             if (!anyone)
-                throw suite_error(v.pos, a.name + " = " + std::to_string(*i) + " is allowed by no selected variant" + why);
+                throw suite_error(v.pos,
+                                  a.name + " = " + std::to_string(*i) + " is allowed by no selected variant" + why);
         }
     }
 }
@@ -154,10 +155,11 @@ std::vector<config> plan_suite(const suite& s, const plugin_registry& plugins, c
         total = plus(total, count_configs(s.benchmarks[bi], chosen_of[bi], passes));
     }
     if (total > max_configs)
-        throw suite_error({s.file.string(), 0, 0},
-                          "the suite expands to " + (total == UINT64_MAX ? std::string("more than 2^64") : std::to_string(total)) +
-                              " configurations" + (filter.empty() ? "" : " (with --filter)") + ", more than the limit of " +
-                              std::to_string(max_configs) + ": shorten its lists, or raise the limit with --max-configs N");
+        throw suite_error(
+            {s.file.string(), 0, 0},
+            "the suite expands to " + (total == UINT64_MAX ? std::string("more than 2^64") : std::to_string(total)) +
+                " configurations" + (filter.empty() ? "" : " (with --filter)") + ", more than the limit of " +
+                std::to_string(max_configs) + ": shorten its lists, or raise the limit with --max-configs N");
 
     std::vector<config> out;
     size_t group = 0;
@@ -186,9 +188,11 @@ shard_spec parse_shard(const std::string& text)
         text[0] == '-')
         throw std::invalid_argument("'" + shorten(text) + "' is not I/N (shard I of N, e.g. 2/4)");
     if (n < 1 || n > max_shards)
-        throw std::invalid_argument("N in I/N is between 1 and " + std::to_string(max_shards) + ", not " + std::to_string(n));
+        throw std::invalid_argument("N in I/N is between 1 and " + std::to_string(max_shards) + ", not " +
+                                    std::to_string(n));
     if (i < 1 || i > n)
-        throw std::invalid_argument("I in I/N counts from 1 to N (" + std::to_string(n) + "), not " + std::to_string(i));
+        throw std::invalid_argument("I in I/N counts from 1 to N (" + std::to_string(n) + "), not " +
+                                    std::to_string(i));
     return {i, n};
 }
 

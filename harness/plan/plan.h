@@ -4,8 +4,8 @@
 #pragma once
 
 #include "harness/common/json.h" // params_text
-#include "harness/plugins/plugins.h"
 #include "harness/plan/suite.h"
+#include "harness/plugins/plugins.h"
 
 #include <string>
 #include <vector>
@@ -17,13 +17,13 @@ inline constexpr uint64_t default_max_configs = 100000;
 
 /// One configuration: a plugin with all its parameters resolved.
 struct config {
-    size_t index = 0;       // its place in the whole suite's plan (the same in every shard)
-    size_t benchmark = 0;   // index in the suite
-    size_t group = 0;       // configurations sharing family parameters share inputs
+    size_t index = 0;     // its place in the whole suite's plan (the same in every shard)
+    size_t benchmark = 0; // index in the suite
+    size_t group = 0;     // configurations sharing family parameters share inputs
     const plugin* plug = nullptr;
     param_map family_params;
-    param_map tunables;     // every tunable of the plugin (suite values or defaults)
-    std::string skip;       // why it will not run (a value the plugin does not allow), or ""
+    param_map tunables; // every tunable of the plugin (suite values or defaults)
+    std::string skip;   // why it will not run (a value the plugin does not allow), or ""
 };
 
 /// Expands the suite into configurations, the family's baseline and library first at each problem.

@@ -64,13 +64,13 @@ struct parser {
     std::string name(const toml::node& n, const std::string& key) const
     {
         std::string v = string(n, key);
-        const bool ok = !v.empty() && v.size() <= 64 && v.front() != '.' &&
-                        std::all_of(v.begin(), v.end(), [](char c) {
-                            return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
-                        });
+        const bool ok = !v.empty() && v.size() <= 64 && v.front() != '.' && std::all_of(v.begin(), v.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+        });
         if (!ok)
-            fail(n, "'" + key + "' = '" + shorten(v) + "' is not a name: 1 to 64 letters, digits, '-', '_' or '.', "
-                                                        "not starting with '.' (it names the results file)");
+            fail(n, "'" + key + "' = '" + shorten(v) +
+                        "' is not a name: 1 to 64 letters, digits, '-', '_' or '.', "
+                        "not starting with '.' (it names the results file)");
         return v;
     }
 
@@ -88,7 +88,8 @@ struct parser {
     {
         std::string v = string(n, key);
         if (v.size() > 4096) fail(n, "'" + key + "' is " + std::to_string(v.size()) + " bytes long: at most 4096");
-        if (std::any_of(v.begin(), v.end(), [](char c) { return (c >= 0 && c < 0x20 && c != '\n' && c != '\t') || c == 0x7f; }))
+        if (std::any_of(v.begin(), v.end(),
+                        [](char c) { return (c >= 0 && c < 0x20 && c != '\n' && c != '\t') || c == 0x7f; }))
             fail(n, "'" + key + "' holds a control character: '" + shorten(v) + "'");
         return v;
     }
@@ -97,16 +98,26 @@ struct parser {
     {
         for (const auto& [k, v] : t) {
             const std::string key(k.str());
-            if (key == "name") s.name = name(v, key);
-            else if (key == "description") s.description = text(v, key);
-            else if (key == "repetitions") s.settings.repetitions = int(integer(v, key, 1, 1000000));
-            else if (key == "warmup") s.settings.warmup = int(integer(v, key, 0, 1000000));
-            else if (key == "seed") s.settings.seed = uint64_t(integer(v, key, 0, INT64_MAX));
-            else if (key == "min_time_s") s.settings.min_time_s = real(v, key, 0, 3600);
-            else if (key == "max_samples") s.settings.max_samples = int(integer(v, key, 1, 100000000));
-            else if (key == "max_time_s") s.settings.max_time_s = real(v, key, 0.001, 86400);
-            else if (key == "verify_every") s.settings.verify_every = int(integer(v, key, 1, 1000000));
-            else if (key == "timeout_s") s.settings.timeout_s = real(v, key, 0.1, 86400 * 7);
+            if (key == "name")
+                s.name = name(v, key);
+            else if (key == "description")
+                s.description = text(v, key);
+            else if (key == "repetitions")
+                s.settings.repetitions = int(integer(v, key, 1, 1000000));
+            else if (key == "warmup")
+                s.settings.warmup = int(integer(v, key, 0, 1000000));
+            else if (key == "seed")
+                s.settings.seed = uint64_t(integer(v, key, 0, INT64_MAX));
+            else if (key == "min_time_s")
+                s.settings.min_time_s = real(v, key, 0, 3600);
+            else if (key == "max_samples")
+                s.settings.max_samples = int(integer(v, key, 1, 100000000));
+            else if (key == "max_time_s")
+                s.settings.max_time_s = real(v, key, 0.001, 86400);
+            else if (key == "verify_every")
+                s.settings.verify_every = int(integer(v, key, 1, 1000000));
+            else if (key == "timeout_s")
+                s.settings.timeout_s = real(v, key, 0.1, 86400 * 7);
             else
                 throw suite_error(pos(k), "unknown key '" + shorten(key) +
                                               "' in [suite] (known: name, description, repetitions, warmup, seed, "
@@ -120,10 +131,14 @@ struct parser {
         const std::string key(k.str());
         axis a{key, {}, pos(k)};
         auto add = [&](const toml::node& e) {
-            if (e.is_integer()) a.values.push_back({*e.value<int64_t>(), pos(e)});
-            else if (e.is_floating_point()) a.values.push_back({*e.value<double>(), pos(e)});
-            else if (e.is_string()) a.values.push_back({short_text(e, key), pos(e)});
-            else fail(e, "'" + key + "' takes integers, reals or strings (a value or a list of them)");
+            if (e.is_integer())
+                a.values.push_back({*e.value<int64_t>(), pos(e)});
+            else if (e.is_floating_point())
+                a.values.push_back({*e.value<double>(), pos(e)});
+            else if (e.is_string())
+                a.values.push_back({short_text(e, key), pos(e)});
+            else
+                fail(e, "'" + key + "' takes integers, reals or strings (a value or a list of them)");
         };
         if (const toml::array* arr = n.as_array()) {
             if (arr->empty()) fail(n, "'" + key + "' is an empty list: give at least one value");
@@ -133,13 +148,14 @@ struct parser {
         }
         for (const auto& v : a.values) {
             if (v.v.index() != a.values.front().v.index())
-                throw suite_error(v.pos, "'" + key + "' mixes kinds of values: give all integers, all reals or all strings");
+                throw suite_error(v.pos,
+                                  "'" + key + "' mixes kinds of values: give all integers, all reals or all strings");
             if (!spec) continue;
             if (v.v.index() != spec->default_value.index())
                 throw suite_error(v.pos, "'" + key + "' must be " +
-                                             (std::holds_alternative<int64_t>(spec->default_value) ? "an integer"
+                                             (std::holds_alternative<int64_t>(spec->default_value)  ? "an integer"
                                               : std::holds_alternative<double>(spec->default_value) ? "a real number"
-                                                                                                     : "a string"));
+                                                                                                    : "a string"));
             if (auto i = std::get_if<int64_t>(&v.v); i && (*i < spec->min || *i > spec->max))
                 throw suite_error(v.pos, "'" + key + "' = " + std::to_string(*i) + " is out of range: allowed " +
                                              std::to_string(spec->min) + ".." + std::to_string(spec->max) + " (" +
@@ -155,12 +171,14 @@ struct parser {
         const toml::node* fam = t.get("family");
         if (!fam) fail(t, "[[benchmark]] needs a 'family' (one of: " + family_names() + ")");
         b.fam = find_family(string(*fam, "family"));
-        if (!b.fam) fail(*fam, "unknown family '" + shorten(*fam->value<std::string>()) + "' (known: " + family_names() + ")");
+        if (!b.fam)
+            fail(*fam, "unknown family '" + shorten(*fam->value<std::string>()) + "' (known: " + family_names() + ")");
         for (const auto& [k, v] : t) {
             const std::string key(k.str());
             if (key == "family") continue;
             if (!is_name(key)) // as plugins name their tunables (check_name)
-                throw suite_error(pos(k), "'" + shorten(key) + "' is not a parameter name: 1 to 64 letters, digits or '_'");
+                throw suite_error(pos(k),
+                                  "'" + shorten(key) + "' is not a parameter name: 1 to 64 letters, digits or '_'");
             if (key == "variants") {
                 auto add = [&](const toml::node& e) {
                     b.variants.push_back(short_text(e, "variants"));
@@ -339,7 +357,8 @@ suite parse_suite(std::string_view text, const std::string& file)
             if (!v.is_array_of_tables()) p.fail(v, "'benchmark' must be an array of tables: [[benchmark]]");
             for (const auto& b : *v.as_array()) s.benchmarks.push_back(p.benchmark(*b.as_table()));
         } else {
-            throw suite_error(p.pos(k), "unknown key '" + shorten(key) + "' (a suite has [suite] and [[benchmark]] tables)");
+            throw suite_error(p.pos(k),
+                              "unknown key '" + shorten(key) + "' (a suite has [suite] and [[benchmark]] tables)");
         }
     }
     if (s.benchmarks.empty()) throw suite_error({file, 1, 1}, "the suite has no [[benchmark]] table: nothing to run");

@@ -24,7 +24,9 @@ std::string to_string(const source_pos& p);
 /// A bad suite: what() is "file:line:column: <message>".
 struct suite_error : std::runtime_error {
     suite_error(const source_pos& p, const std::string& msg)
-        : std::runtime_error(p.file.empty() ? msg : to_string(p) + ": " + msg), pos(p) {}
+        : std::runtime_error(p.file.empty() ? msg : to_string(p) + ": " + msg), pos(p)
+    {
+    }
     source_pos pos;
 };
 

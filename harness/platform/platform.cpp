@@ -44,8 +44,8 @@ std::shared_ptr<platform> platform::load(std::string_view name)
     return load(*kind);
 }
 
-boost::dll::shared_library open_build_library(const std::string& file, const std::string& what,
-                                              const std::string& fix, std::string& why)
+boost::dll::shared_library open_build_library(const std::string& file, const std::string& what, const std::string& fix,
+                                              std::string& why)
 {
     const fs::path path = platform::build_dir() / "lib" / file;
     if (!fs::exists(path)) {
@@ -89,7 +89,8 @@ static std::string no_device_message(platform_kind kind, const std::string& why)
                "); `wavebench inspect --platform amd` reports the kernels' AMD resources without one";
     case platform_kind::nvidia:
         return "no NVIDIA GPU found, or its driver is older than the CUDA 13 runtime (" + why + ")";
-    case platform_kind::cpu: break;
+    case platform_kind::cpu:
+        break;
     }
     return std::string("no ") + to_string(kind) + " device found (" + why + ")";
 }
@@ -100,10 +101,14 @@ void platform::init(int device, int warp_size)
     const int32_t st = api_->init(device, warp_size, &message);
     const std::string why = message ? message : "no reason given";
     switch (st) {
-    case WB_PLATFORM_OK: break;
-    case WB_PLATFORM_NO_DEVICE: throw no_device(no_device_message(kind_, why));
-    case WB_PLATFORM_BAD_DEVICE: throw no_device(why); // an index beyond the devices there are
-    default: throw platform_unavailable(why);
+    case WB_PLATFORM_OK:
+        break;
+    case WB_PLATFORM_NO_DEVICE:
+        throw no_device(no_device_message(kind_, why));
+    case WB_PLATFORM_BAD_DEVICE:
+        throw no_device(why); // an index beyond the devices there are
+    default:
+        throw platform_unavailable(why);
     }
     check(api_->device_info(&device_), "reading the device's properties");
 }

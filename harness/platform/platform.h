@@ -32,8 +32,8 @@ struct no_device : platform_unavailable {
 /// reader, the PostgreSQL history), loaded at once and kept to itself (rtld_now, rtld_local).
 /// Where it cannot be, an empty library and `why`: "<what> is not built here (<path> is missing):
 /// <fix>", or "cannot load <path>: <the loader's reason>".
-boost::dll::shared_library open_build_library(const std::string& file, const std::string& what,
-                                              const std::string& fix, std::string& why);
+boost::dll::shared_library open_build_library(const std::string& file, const std::string& what, const std::string& fix,
+                                              std::string& why);
 
 /// open_build_library, throwing E with `why`.
 template <class E = std::runtime_error>

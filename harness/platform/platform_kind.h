@@ -23,9 +23,12 @@ inline constexpr std::array<platform_kind, 3> platform_kinds{platform_kind::nvid
 constexpr const char* to_string(platform_kind k)
 {
     switch (k) {
-    case platform_kind::cpu: return "cpu";
-    case platform_kind::amd: return "amd";
-    case platform_kind::nvidia: return "nvidia";
+    case platform_kind::cpu:
+        return "cpu";
+    case platform_kind::amd:
+        return "amd";
+    case platform_kind::nvidia:
+        return "nvidia";
     }
     return "?";
 }

@@ -62,7 +62,8 @@ std::shared_ptr<platform> open_platform(const platform_options& o)
     auto p = open_any_platform(o);
     if (!o.lane_order.empty() && p->kind() != platform_kind::cpu)
         throw std::invalid_argument("--lane-order is an option of the cpu platform, which runs a wavefront's lanes "
-                                    "one after another; " + p->name() + " runs them in hardware");
+                                    "one after another; " +
+                                    p->name() + " runs them in hardware");
     return p;
 }
 

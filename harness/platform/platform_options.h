@@ -17,10 +17,10 @@ inline constexpr const char* auto_platform = "auto";
 struct platform_options {
     std::string name = auto_platform; // a platform's name, or auto_platform
     int device = 0;
-    int warp_size = 0;                // 0: the platform's own
-    std::string lane_order;           // cpu: forward, reverse, random[:SEED]; empty: the environment's
+    int warp_size = 0;      // 0: the platform's own
+    std::string lane_order; // cpu: forward, reverse, random[:SEED]; empty: the environment's
     std::vector<std::string> plugin_dirs;
-    bool in_process = false;          // load and run plugins in this process (for gdb), not in workers
+    bool in_process = false; // load and run plugins in this process (for gdb), not in workers
 };
 
 /// Opens the platform asked for; with auto_platform, the first of platform::built() that starts.

@@ -177,9 +177,7 @@ plugin declared(const wb_plugin& d, const family* fam, const fs::path& file)
 std::string check_name(std::string_view what, std::string_view s)
 {
     if (s.empty()) return "its " + std::string(what) + " is empty";
-    return check_string(
-        what, s, limits::name, printable_ascii, is_name,
-        "a name (letters, digits and '_')");
+    return check_string(what, s, limits::name, printable_ascii, is_name, "a name (letters, digits and '_')");
 }
 
 std::string check_declaration(const plugin& p)

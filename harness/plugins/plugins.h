@@ -28,7 +28,7 @@ struct kernel_decl {
     std::string block_size_param; // the tunable that sets its block size, or "" for fixed_block_size
     int fixed_block_size = 0;
     int lds_bytes_per_thread = 0;
-    std::string when_param;       // runs only where this tunable is when_value; "" always
+    std::string when_param; // runs only where this tunable is when_value; "" always
     int64_t when_value = 0;
 };
 
@@ -51,7 +51,7 @@ struct plugin {
     std::filesystem::path path;
 
     std::shared_ptr<boost::dll::shared_library> library; // keeps `desc` and its functions alive
-    const wb_plugin* desc = nullptr;                      // null where the code is not loaded
+    const wb_plugin* desc = nullptr;                     // null where the code is not loaded
 
     std::string name() const { return fam->name + "/" + variant; }
     const tunable_decl* tunable(std::string_view name) const;

@@ -86,7 +86,8 @@ void compare_figure(json& out, const std::string& kernel, const json& target, co
 {
     if (!b.is_number() || !n.is_number() || b == n) return;
     const bool worse = more_is_worse ? n.get<double>() > b.get<double>() : n.get<double>() < b.get<double>();
-    out.push_back({{"kernel", kernel}, {"target", target}, {"field", field}, {"base", b}, {"new", n}, {"worse", worse}});
+    out.push_back(
+        {{"kernel", kernel}, {"target", target}, {"field", field}, {"base", b}, {"new", n}, {"worse", worse}});
 }
 
 /// An entry of `list` (an array) whose `key` is `value`.
@@ -139,7 +140,9 @@ json resource_changes(const json& base, const json& now)
 /// The interval of the change, from the Hodges-Lehmann interval of the shift of log times.
 void change_interval(json& e, const std::vector<double>& x, const std::vector<double>& y, const compare_options& o)
 {
-    auto positive = [](const std::vector<double>& v) { return std::all_of(v.begin(), v.end(), [](double t) { return t > 0; }); };
+    auto positive = [](const std::vector<double>& v) {
+        return std::all_of(v.begin(), v.end(), [](double t) { return t > 0; });
+    };
     if (!positive(x) || !positive(y)) return;
     std::vector<double> lx(x.size()), ly(y.size());
     std::transform(x.begin(), x.end(), lx.begin(), [](double v) { return std::log(v); });
@@ -171,7 +174,8 @@ void time_verdict(json& e, const std::vector<double>& x, const std::vector<doubl
         e["reason"] = percent_text(change) + " at p = " + p_text(t.p) + " < " + p_text(o.alpha);
     } else if (!large) {
         e["verdict"] = "same";
-        e["reason"] = "the medians differ by " + percent_text(change) + ", less than " + percent_text(o.threshold, false);
+        e["reason"] =
+            "the medians differ by " + percent_text(change) + ", less than " + percent_text(o.threshold, false);
     } else if (smallest_p(x.size(), y.size()) >= o.alpha) {
         e["verdict"] = "noisy";
         e["reason"] = percent_text(change) + ", but " + std::to_string(x.size()) + " and " + std::to_string(y.size()) +
@@ -227,9 +231,12 @@ const json& params_of(const json& r, const results_reader& rd)
 /// A row of the comparison without its verdict yet: `now` (or `base` alone, when it is missing).
 json row_of(const json& r, const results_reader& rd)
 {
-    return {{"family", rd.name(r, "family", "")}, {"variant", rd.name(r, "variant", "")},
-            {"params", params_of(r, rd)},         {"change", nullptr},
-            {"ci", nullptr},                      {"p_value", nullptr},
+    return {{"family", rd.name(r, "family", "")},
+            {"variant", rd.name(r, "variant", "")},
+            {"params", params_of(r, rd)},
+            {"change", nullptr},
+            {"ci", nullptr},
+            {"p_value", nullptr},
             {"resources", json::array()}};
 }
 
@@ -264,7 +271,8 @@ json matched_rows(const run_input& base, const run_input& now, const results_rea
     for (const json& r : rb.results(base.doc))
         if (!matched.count(&r)) {
             json e = row_of(r, rb);
-            e.update(json{{"verdict", "missing"}, {"reason", "in BASE, not in NEW"}, {"base", brief(r, rb)}, {"new", nullptr}});
+            e.update(json{
+                {"verdict", "missing"}, {"reason", "in BASE, not in NEW"}, {"base", brief(r, rb)}, {"new", nullptr}});
             rows.push_back(e);
         }
     return rows;
@@ -293,7 +301,8 @@ json compare_runs(const run_input& base, const run_input& now, const compare_opt
     // What counts, and whether it fails the comparison.
     json counts = json::object();
     size_t worse_resources = 0;
-    for (const auto& v : {"faster", "slower", "same", "noisy", "failed", "fixed", "not verified", "skipped", "new", "missing"})
+    for (const auto& v :
+         {"faster", "slower", "same", "noisy", "failed", "fixed", "not verified", "skipped", "new", "missing"})
         counts[v] = 0;
     for (const auto& e : rows) {
         counts[e["verdict"].get<std::string>()] = counts[e["verdict"].get<std::string>()].get<int>() + 1;
@@ -314,7 +323,10 @@ json compare_runs(const run_input& base, const run_input& now, const compare_opt
             {"new", side_json(now, now.doc)},
             {"differences", diffs},
             {"options",
-             {{"alpha", o.alpha}, {"threshold", o.threshold}, {"fail_on", fail_list}, {"allow_device_change", o.allow_device_change}}},
+             {{"alpha", o.alpha},
+              {"threshold", o.threshold},
+              {"fail_on", fail_list},
+              {"allow_device_change", o.allow_device_change}}},
             {"configurations", rows},
             {"counts", counts},
             {"resource_regressions", worse_resources},

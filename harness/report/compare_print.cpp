@@ -78,7 +78,8 @@ void print_markdown(std::ostream& os, const json& cmp, const row_cells& head, co
 {
     const json& rows = cmp["configurations"];
     os << "### wavebench compare: " << cmp["base"]["label"].get<std::string>() << " → "
-       << cmp["new"]["label"].get<std::string>() << "\n\n" << summary_line(cmp) << "\n\n";
+       << cmp["new"]["label"].get<std::string>() << "\n\n"
+       << summary_line(cmp) << "\n\n";
     auto line = [&](const row_cells& c) {
         os << "|";
         for (const auto& x : c) {
@@ -95,8 +96,10 @@ void print_markdown(std::ostream& os, const json& cmp, const row_cells& head, co
             if (all || rows[i]["verdict"] != "same") line(cells[i]);
     };
     const bool changes = std::any_of(rows.begin(), rows.end(), [](const json& e) { return e["verdict"] != "same"; });
-    if (changes) table(false);
-    else os << "Every configuration is the same.\n";
+    if (changes)
+        table(false);
+    else
+        os << "Every configuration is the same.\n";
     os << "\n<details><summary>all " << rows.size() << " configurations</summary>\n\n";
     table(true);
     os << "\n</details>\n";
@@ -134,7 +137,8 @@ void print_table(std::ostream& os, const json& cmp, const row_cells& head, const
     for (const auto& r : cells) line(r);
     std::string same_everywhere;
     for (const auto& [family, params] : common)
-        if (!params.empty()) same_everywhere += "  " + shown(family, 80) + ": " + shown(params_text(params), 400) + "\n";
+        if (!params.empty())
+            same_everywhere += "  " + shown(family, 80) + ": " + shown(params_text(params), 400) + "\n";
     if (!same_everywhere.empty()) os << "\nin every row of the family:\n" << same_everywhere;
 }
 
@@ -146,10 +150,12 @@ void print_notes(std::ostream& os, const json& cmp, const std::vector<row_cells>
     for (size_t i = 0; i < rows.size(); ++i) {
         const json& e = rows[i];
         const std::string v = e["verdict"];
-        std::string what = v != "same" && v != "slower" && v != "faster" ? e["reason"].get<std::string>() : ""; // those: in the table
+        std::string what =
+            v != "same" && v != "slower" && v != "faster" ? e["reason"].get<std::string>() : ""; // those: in the table
         for (const auto& c : e["resources"]) what += (what.empty() ? "" : "; ") + resource_text(c);
         if (!what.empty())
-            notes += (markdown ? "- " : "  ") + cells[i][1] + " " + cells[i][2] + ": " + cells[i][0] + ": " + what + "\n";
+            notes +=
+                (markdown ? "- " : "  ") + cells[i][1] + " " + cells[i][2] + ": " + cells[i][0] + ": " + what + "\n";
     }
     for (const auto& d : cmp["differences"])
         notes += std::string(markdown ? "- " : "  ") + "ran differently: " + d.get<std::string>() + "\n";
@@ -178,8 +184,10 @@ void print_comparison(std::ostream& os, const json& cmp, bool markdown)
                          e["change"].is_number() ? percent_text(e["change"].get<double>()) : "-", ci_text(e),
                          e["p_value"].is_number() ? p_text(e["p_value"].get<double>()) : "-"});
     const row_cells head{"verdict", "benchmark", "params", "base", "new", "change", interval, "p"};
-    if (markdown) print_markdown(os, cmp, head, cells);
-    else print_table(os, cmp, head, cells, common);
+    if (markdown)
+        print_markdown(os, cmp, head, cells);
+    else
+        print_table(os, cmp, head, cells, common);
     print_notes(os, cmp, cells, markdown);
     if (!markdown) os << "\n" << summary_line(cmp) << "\n";
 }

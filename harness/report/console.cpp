@@ -51,10 +51,7 @@ std::string time_text(double ms)
 }
 
 /// "1.23x", "45.6x", "789x": 5 characters below 10000.
-std::string speedup_text(double x)
-{
-    return printed(x < 9.995 ? "%.2fx" : x < 99.95 ? "%.1fx" : "%.0fx", x);
-}
+std::string speedup_text(double x) { return printed(x < 9.995 ? "%.2fx" : x < 99.95 ? "%.1fx" : "%.0fx", x); }
 
 /// A number as JSON would write it: the shortest text that reads back the same.
 std::string number_text(double v)
@@ -74,9 +71,16 @@ std::pair<std::string, std::string> resources_text(const result& r, bool limiter
     std::string occ = "-";
     if (k.occ) {
         const std::string& l = k.occ->limiter;
-        const char* why = l == "registers" ? " regs" : l == "shared memory" ? " smem" : l == "block slots" ? " slots"
-                          : l == "warps"   ? " warps" : l == "waves" ? " waves" : l == "VGPRs" ? " vgprs"
-                          : l == "SGPRs"   ? " sgprs" : l == "LDS" ? " lds" : l == "workgroup slots" ? " slots" : "";
+        const char* why = l == "registers"         ? " regs"
+                          : l == "shared memory"   ? " smem"
+                          : l == "block slots"     ? " slots"
+                          : l == "warps"           ? " warps"
+                          : l == "waves"           ? " waves"
+                          : l == "VGPRs"           ? " vgprs"
+                          : l == "SGPRs"           ? " sgprs"
+                          : l == "LDS"             ? " lds"
+                          : l == "workgroup slots" ? " slots"
+                                                   : "";
         char buf[64];
         std::snprintf(buf, sizeof buf, "%g/%g%s", k.occ->value, k.occ->max, limiter ? why : "");
         occ = buf;
@@ -180,9 +184,9 @@ struct console_table::layout {
     std::vector<std::string> params;    // the parameters shown as columns
     std::vector<std::string> constants; // those with one value in the table, "name=value"
     bool ceil = false, base = false, model = false, model_issue = false, lib = false;
-    bool limiter = true;                // the occupancy says what limits it
-    bool device = false;                // a run on several devices: the device of each row
-    std::vector<column> columns;        // variant, the parameters, then the figures
+    bool limiter = true;         // the occupancy says what limits it
+    bool device = false;         // a run on several devices: the device of each row
+    std::vector<column> columns; // variant, the parameters, then the figures
 
     /// Of configurations [first, last) of one family.
     layout(const std::vector<config>& planned, size_t first, size_t last, const ceilings& known, bool device);

@@ -2,8 +2,8 @@
 // finishes (on a terminal, or as markdown, CSV or JSON Lines), and on a terminal the progress line.
 #pragma once
 
-#include "harness/plan/plan.h"
 #include "harness/measure/result.h"
+#include "harness/plan/plan.h"
 
 #include <chrono>
 #include <iosfwd>
@@ -41,7 +41,7 @@ private:
     std::ostream& os_;
     table_format format_;
     std::vector<layout> tables_;
-    std::vector<size_t> table_of_; // per configuration, its table
+    std::vector<size_t> table_of_;        // per configuration, its table
     std::vector<std::string> csv_params_; // csv: the union of the parameter names
     size_t current_ = size_t(-1);
 };

@@ -95,7 +95,7 @@ json spread_json(const json& r, const checker& c, const std::string& where)
         const size_t i = size_t(at);
         return i + 1 < x.size() ? x[i] + (at - double(i)) * (x[i + 1] - x[i]) : x[i];
     };
-    return {{"median", quantile(0.5)}, {"min", x.front()}, {"max", x.back()},
+    return {{"median", quantile(0.5)}, {"min", x.front()},     {"max", x.back()},
             {"q1", quantile(0.25)},    {"q3", quantile(0.75)}, {"samples", x.size()}};
 }
 
@@ -117,8 +117,8 @@ json result_json(const json& r, const checker& c, size_t index)
     for (const auto& [k, v] : params.items())
         out["params"][k] = v.is_primitive() ? v : json(v.dump(-1, ' ', false, json::error_handler_t::replace));
     for (const char* k : {"stage", "error", "skip_reason", "note"}) out[k] = c.text(r, k, where);
-    for (const char* k : {"time_ms", "fraction_of_ceiling", "speedup_vs_baseline", "speedup_vs_library", "model_speedup",
-                          "model_issue_speedup"})
+    for (const char* k : {"time_ms", "fraction_of_ceiling", "speedup_vs_baseline", "speedup_vs_library",
+                          "model_speedup", "model_issue_speedup"})
         out[k] = c.number(r, k, where);
     const json& noisy = c.field(r, "noisy");
     out["noisy"] = noisy.is_boolean() && noisy.get<bool>();
@@ -173,7 +173,8 @@ json run_json(const run_input& in, const std::vector<json>& results)
     const json& device = c.object(d, "device", "");
     const json& po = c.object(d, "platform_options", "");
     json counts = json::object();
-    for (const json& r : results) counts[r["status"].get<std::string>()] = counts.value(r["status"].get<std::string>(), 0) + 1;
+    for (const json& r : results)
+        counts[r["status"].get<std::string>()] = counts.value(r["status"].get<std::string>(), 0) + 1;
     return {{"label", in.label},
             {"id", in.id ? json(*in.id) : json()},
             {"suite", suite.is_object() ? c.text(suite, "name", "suite") : json()},
@@ -199,7 +200,8 @@ json run_json(const run_input& in, const std::vector<json>& results)
 /// each of them.
 json trend_json(std::vector<run_input> runs)
 {
-    std::stable_sort(runs.begin(), runs.end(), [](const run_input& a, const run_input& b) { return started_of(a) < started_of(b); });
+    std::stable_sort(runs.begin(), runs.end(),
+                     [](const run_input& a, const run_input& b) { return started_of(a) < started_of(b); });
     json out{{"runs", json::array()}, {"points", json::array()}};
     for (size_t i = 0; i < runs.size(); ++i) {
         const auto results = results_of(runs[i]);
@@ -207,7 +209,8 @@ json trend_json(std::vector<run_input> runs)
         std::map<std::string, int> seen; // a configuration a suite repeats: numbered in order
         for (const json& r : results) {
             if (status_of(r) != status::verified || r["spread"].is_null()) continue;
-            const std::string key = r["family"].get<std::string>() + "/" + r["variant"].get<std::string>() + " " + r["params"].dump();
+            const std::string key =
+                r["family"].get<std::string>() + "/" + r["variant"].get<std::string>() + " " + r["params"].dump();
             json p = r["spread"];
             p["run"] = i;
             p["family"] = r["family"];
@@ -236,8 +239,11 @@ std::string script_json(const json& j)
 json report_data(const std::vector<run_input>& inputs, const std::vector<run_input>& trend, const compare_options& o)
 {
     if (inputs.empty()) throw std::invalid_argument("report: no input");
-    json data{{"generated", utc_now()}, {"tool_version", tool_version}, {"runs", json::array()},
-              {"compare", nullptr},     {"trend", nullptr}};
+    json data{{"generated", utc_now()},
+              {"tool_version", tool_version},
+              {"runs", json::array()},
+              {"compare", nullptr},
+              {"trend", nullptr}};
     size_t newest = 0;
     std::vector<std::vector<json>> results;
     for (size_t i = 0; i < inputs.size(); ++i) {
@@ -272,8 +278,10 @@ std::string report_page(const json& data)
     size_t at = 0;
     for (size_t open; (open = page.find("@@", at)) != std::string_view::npos;) {
         const size_t close = page.find("@@", open + 2);
-        const auto slot = close == std::string_view::npos ? slots.end() : slots.find(page.substr(open + 2, close - open - 2));
-        if (slot == slots.end()) throw std::logic_error("report page template: an unknown slot at byte " + std::to_string(open));
+        const auto slot =
+            close == std::string_view::npos ? slots.end() : slots.find(page.substr(open + 2, close - open - 2));
+        if (slot == slots.end())
+            throw std::logic_error("report page template: an unknown slot at byte " + std::to_string(open));
         out.append(page.substr(at, open - at)).append(slot->second);
         at = close + 2;
     }

@@ -1,6 +1,6 @@
 // What `wavebench report` (commands/report_command.cpp) writes: one self-contained HTML page of
-// one or more runs (results files or runs of the history). Per family, each variant's throughput, speedups and fraction of the ceiling across
-// sizes; converge's measured speedup against the model; AMD static figures per target; for two
+// one or more runs (results files or runs of the history). Per family, each variant's throughput, speedups and fraction
+// of the ceiling across sizes; converge's measured speedup against the model; AMD static figures per target; for two
 // runs the compare view, for several the trend. The charts are Vega-Lite, built into the binary
 // with the page's template (harness/report/report_page.html, cmake/report_assets.cmake); the page makes
 // no request and reads the results only as data.

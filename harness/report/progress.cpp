@@ -16,8 +16,10 @@ std::string clock_text(double seconds)
 {
     const long s = long(seconds + 0.5);
     char buf[32];
-    if (s < 3600) std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
-    else std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+    if (s < 3600)
+        std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+    else
+        std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
     return buf;
 }
 

@@ -19,8 +19,8 @@ namespace {
 
 nlohmann::json stats_json(const summary& s)
 {
-    return {{"min", s.min},       {"median", s.median},         {"max", s.max},
-            {"mean", s.mean},     {"rel_stddev", s.rel_stddev}, {"samples", s.samples}};
+    return {{"min", s.min},   {"median", s.median},         {"max", s.max},
+            {"mean", s.mean}, {"rel_stddev", s.rel_stddev}, {"samples", s.samples}};
 }
 
 nlohmann::json known(int64_t v) { return v >= 0 ? nlohmann::json(v) : nlohmann::json(); }
@@ -33,8 +33,9 @@ nlohmann::json kernel_json(const kernel_report& k)
                      {"registers", known(r.registers)},
                      {"sgprs", nullptr},
                      {"agprs", nullptr},
-                     {"lds_bytes", r.static_shared_bytes >= 0 ? nlohmann::json(r.static_shared_bytes + k.dynamic_lds_bytes)
-                                                              : nlohmann::json()},
+                     {"lds_bytes", r.static_shared_bytes >= 0
+                                       ? nlohmann::json(r.static_shared_bytes + k.dynamic_lds_bytes)
+                                       : nlohmann::json()},
                      {"static_lds_bytes", known(r.static_shared_bytes)},
                      {"dynamic_lds_bytes", k.dynamic_lds_bytes},
                      {"max_threads_per_block", r.max_threads_per_block},
@@ -66,40 +67,41 @@ nlohmann::json result_json(const result& r, const std::string& unit, const std::
     const bool measured = r.time_ms.samples > 0;
     nlohmann::json kernels = nlohmann::json::array();
     for (const auto& k : r.kernels) kernels.push_back(kernel_json(k));
-    return {{"plan_index", r.plan_index},
-            {"device_index", r.device_index},
-            {"family", r.family},
-            {"variant", r.variant},
-            {"params", params},
-            {"status", to_string(r.st)},
-            {"verified", r.st == status::verified},
-            {"error", r.st != status::verified && r.st != status::skipped ? nlohmann::json(r.message) : nlohmann::json()},
-            {"stage", r.where != stage::none ? nlohmann::json(to_string(r.where)) : nlohmann::json()},
-            {"skip_reason", r.st == status::skipped ? nlohmann::json(r.message) : nlohmann::json()},
-            {"note", r.note.empty() ? nlohmann::json() : nlohmann::json(r.note)},
-            {"seeds", r.seeds},
-            {"input_sets", r.input_sets},
-            {"working_set_bytes", r.working_set_bytes},
-            {"runs", r.runs},
-            {"runs_checked", r.runs_checked},
-            {"time_ms", measured ? nlohmann::json(r.time_ms.median) : nlohmann::json()},
-            {"time_ms_stats", measured ? stats_json(r.time_ms) : nlohmann::json()},
-            {"wall_ms", measured ? nlohmann::json(r.wall_ms.median) : nlohmann::json()},
-            {"wall_ms_stats", measured ? stats_json(r.wall_ms) : nlohmann::json()},
-            {"samples_ms", r.samples_ms},
-            {"wall_samples_ms", r.wall_samples_ms},
-            {"prepare_ms", r.prepare_ms},
-            {"noisy", r.noisy},
-            {"metric",
-             r.st == status::verified ? nlohmann::json{{"name", metric_name}, {"value", r.metric_value}, {"unit", unit}}
-                                      : nlohmann::json()},
-            {"fraction_of_ceiling", or_null(r.fraction_of_ceiling)},
-            {"ceiling", r.ceiling.empty() ? nlohmann::json() : nlohmann::json(r.ceiling)},
-            {"speedup_vs_baseline", or_null(r.speedup_vs_baseline)},
-            {"speedup_vs_library", or_null(r.speedup_vs_library)},
-            {"model_speedup", or_null(r.model_speedup)},
-            {"model_issue_speedup", or_null(r.model_issue_speedup)},
-            {"kernels", kernels}};
+    return {
+        {"plan_index", r.plan_index},
+        {"device_index", r.device_index},
+        {"family", r.family},
+        {"variant", r.variant},
+        {"params", params},
+        {"status", to_string(r.st)},
+        {"verified", r.st == status::verified},
+        {"error", r.st != status::verified && r.st != status::skipped ? nlohmann::json(r.message) : nlohmann::json()},
+        {"stage", r.where != stage::none ? nlohmann::json(to_string(r.where)) : nlohmann::json()},
+        {"skip_reason", r.st == status::skipped ? nlohmann::json(r.message) : nlohmann::json()},
+        {"note", r.note.empty() ? nlohmann::json() : nlohmann::json(r.note)},
+        {"seeds", r.seeds},
+        {"input_sets", r.input_sets},
+        {"working_set_bytes", r.working_set_bytes},
+        {"runs", r.runs},
+        {"runs_checked", r.runs_checked},
+        {"time_ms", measured ? nlohmann::json(r.time_ms.median) : nlohmann::json()},
+        {"time_ms_stats", measured ? stats_json(r.time_ms) : nlohmann::json()},
+        {"wall_ms", measured ? nlohmann::json(r.wall_ms.median) : nlohmann::json()},
+        {"wall_ms_stats", measured ? stats_json(r.wall_ms) : nlohmann::json()},
+        {"samples_ms", r.samples_ms},
+        {"wall_samples_ms", r.wall_samples_ms},
+        {"prepare_ms", r.prepare_ms},
+        {"noisy", r.noisy},
+        {"metric", r.st == status::verified
+                       ? nlohmann::json{{"name", metric_name}, {"value", r.metric_value}, {"unit", unit}}
+                       : nlohmann::json()},
+        {"fraction_of_ceiling", or_null(r.fraction_of_ceiling)},
+        {"ceiling", r.ceiling.empty() ? nlohmann::json() : nlohmann::json(r.ceiling)},
+        {"speedup_vs_baseline", or_null(r.speedup_vs_baseline)},
+        {"speedup_vs_library", or_null(r.speedup_vs_library)},
+        {"model_speedup", or_null(r.model_speedup)},
+        {"model_issue_speedup", or_null(r.model_issue_speedup)},
+        {"kernels", kernels}};
 }
 
 } // namespace
@@ -137,35 +139,36 @@ nlohmann::json results_document(const run_context& ctx, const std::vector<result
         d["pci_bus_id"] = pci.empty() ? nlohmann::json() : nlohmann::json(shown(pci, 31));
         devices.push_back(std::move(d));
     }
-    nlohmann::json doc = {{"schema_version", results_schema_version},
-            {"tool_version", tool_version},
-            {"started", ctx.started},
-            {"complete", complete},
-            {"stopped_by", ctx.stopped_by.empty() ? nlohmann::json() : nlohmann::json(ctx.stopped_by)},
-            {"isolation", ctx.isolation},
-            {"command", ctx.command},
-            {"platform", to_string(ctx.platform)},
-            {"platform_options",
-             {{"warp_size", ctx.warp_size},
-              {"lane_order", ctx.lane_order.empty() ? nlohmann::json() : nlohmann::json(ctx.lane_order)}}},
-            {"toolchain", toolchain_of(to_string(ctx.platform))},
-            {"device", device_json(ctx.devices.empty() ? wb_device_info{} : ctx.devices[0].info)},
-            {"ceilings", ceilings_json(ctx.machine_ceilings)},
-            {"suite",
-             {{"name", ctx.suite_name},
-              {"file", ctx.suite_file},
-              {"description", ctx.suite_description},
-              {"seed", ctx.settings.seed},
-              {"repetitions", ctx.settings.repetitions},
-              {"warmup", ctx.settings.warmup},
-              {"min_time_s", ctx.settings.min_time_s},
-              {"max_samples", ctx.settings.max_samples},
-              {"max_time_s", ctx.settings.max_time_s},
-              {"verify_every", ctx.settings.verify_every},
-              {"timeout_s", timeout_of(ctx.settings)}}},
-            {"plugins_rejected", rejections_json(ctx.rejected)},
-            {"devices", devices},
-            {"results", rows}};
+    nlohmann::json doc = {
+        {"schema_version", results_schema_version},
+        {"tool_version", tool_version},
+        {"started", ctx.started},
+        {"complete", complete},
+        {"stopped_by", ctx.stopped_by.empty() ? nlohmann::json() : nlohmann::json(ctx.stopped_by)},
+        {"isolation", ctx.isolation},
+        {"command", ctx.command},
+        {"platform", to_string(ctx.platform)},
+        {"platform_options",
+         {{"warp_size", ctx.warp_size},
+          {"lane_order", ctx.lane_order.empty() ? nlohmann::json() : nlohmann::json(ctx.lane_order)}}},
+        {"toolchain", toolchain_of(to_string(ctx.platform))},
+        {"device", device_json(ctx.devices.empty() ? wb_device_info{} : ctx.devices[0].info)},
+        {"ceilings", ceilings_json(ctx.machine_ceilings)},
+        {"suite",
+         {{"name", ctx.suite_name},
+          {"file", ctx.suite_file},
+          {"description", ctx.suite_description},
+          {"seed", ctx.settings.seed},
+          {"repetitions", ctx.settings.repetitions},
+          {"warmup", ctx.settings.warmup},
+          {"min_time_s", ctx.settings.min_time_s},
+          {"max_samples", ctx.settings.max_samples},
+          {"max_time_s", ctx.settings.max_time_s},
+          {"verify_every", ctx.settings.verify_every},
+          {"timeout_s", timeout_of(ctx.settings)}}},
+        {"plugins_rejected", rejections_json(ctx.rejected)},
+        {"devices", devices},
+        {"results", rows}};
     doc["shard"] = ctx.shard.count ? nlohmann::json{{"index", ctx.shard.index},
                                                     {"count", ctx.shard.count},
                                                     {"plan_configs", ctx.plan_configs},
@@ -197,9 +200,12 @@ nlohmann::json merged_document(const nlohmann::json& first, const merged_run& m)
 std::string format_ms(double ms)
 {
     char buf[32];
-    if (ms < 1) std::snprintf(buf, sizeof buf, "%.2f us", ms * 1e3);
-    else if (ms < 1000) std::snprintf(buf, sizeof buf, "%.3f ms", ms);
-    else std::snprintf(buf, sizeof buf, "%.2f s", ms / 1e3);
+    if (ms < 1)
+        std::snprintf(buf, sizeof buf, "%.2f us", ms * 1e3);
+    else if (ms < 1000)
+        std::snprintf(buf, sizeof buf, "%.3f ms", ms);
+    else
+        std::snprintf(buf, sizeof buf, "%.2f s", ms / 1e3);
     return buf;
 }
 
@@ -219,11 +225,12 @@ void print_amd_static(std::ostream& os, const std::vector<result>& results)
             auto it = std::find_if(rows.begin(), rows.end(), [&](const auto& x) { return x.first == row; });
             if (it == rows.end()) it = rows.insert(rows.end(), {row, {}});
             for (const auto& a : *k.amd) {
-                if (std::find(targets.begin(), targets.end(), a.k.target) == targets.end()) targets.push_back(a.k.target);
+                if (std::find(targets.begin(), targets.end(), a.k.target) == targets.end())
+                    targets.push_back(a.k.target);
                 it->second[a.k.target] = std::to_string(a.k.vgprs) + "v " +
-                                        (a.occupancy ? std::to_string(a.occupancy->waves) + "/" +
-                                                           std::to_string(a.occupancy->max_waves) + "w"
-                                                     : "?");
+                                         (a.occupancy ? std::to_string(a.occupancy->waves) + "/" +
+                                                            std::to_string(a.occupancy->max_waves) + "w"
+                                                      : "?");
             }
         }
     if (rows.empty()) {

@@ -1,10 +1,10 @@
 // What a run reports: the results JSON (docs/results-schema.md); the console table is report/console.h.
 #pragma once
 
-#include "harness/plan/plan.h"
-#include "harness/plugins/plugins.h"
 #include "harness/measure/result.h"
+#include "harness/plan/plan.h"
 #include "harness/plan/settings.h"
+#include "harness/plugins/plugins.h"
 
 #include <nlohmann/json.hpp>
 
@@ -41,10 +41,10 @@ struct run_context {
     run_settings settings;
     std::vector<rejection> rejected;
     std::string started;
-    nlohmann::json isolation;  // how the plugins ran (executor::describe)
-    std::string stopped_by;    // the signal that interrupted the run, or ""
-    shard_spec shard;          // --shard: which part of the plan this run is
-    size_t plan_configs = 0;   // with a shard: the whole plan's configurations, and its digest
+    nlohmann::json isolation; // how the plugins ran (executor::describe)
+    std::string stopped_by;   // the signal that interrupted the run, or ""
+    shard_spec shard;         // --shard: which part of the plan this run is
+    size_t plan_configs = 0;  // with a shard: the whole plan's configurations, and its digest
     std::string plan_digest;
 };
 
@@ -61,7 +61,6 @@ struct merged_run {
 /// share its suite, settings and platform) with what merging found in place of its own; a whole
 /// run, no shard, whose device is its first device.
 nlohmann::json merged_document(const nlohmann::json& first, const merged_run& m);
-
 
 nlohmann::json device_json(const wb_device_info& d);
 

@@ -19,8 +19,8 @@ constexpr uint64_t results_input_limit = uint64_t(256) << 20;
 
 run_input results_input(json doc, const std::string& label, std::optional<int64_t> id)
 {
-    const char* missing = !doc.is_object()                                           ? "it is not a JSON object"
-                          : !doc.contains("results") || !doc["results"].is_array()   ? "it has no \"results\" array"
+    const char* missing = !doc.is_object()                                            ? "it is not a JSON object"
+                          : !doc.contains("results") || !doc["results"].is_array()    ? "it has no \"results\" array"
                           : !doc.contains("suite") || !doc["suite"].is_object()       ? "it has no \"suite\" object"
                           : !doc.contains("device") || !doc["device"].is_object()     ? "it has no \"device\" object"
                           : !doc.contains("platform") || !doc["platform"].is_string() ? "it has no \"platform\""

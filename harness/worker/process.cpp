@@ -114,8 +114,10 @@ worker_process::~worker_process()
     if (pid_ > 0) {
         for (int i = 0; i < 500 && exit_status_ < 0; ++i) { // 5 s to leave, then killed
             int st;
-            if (waitpid(pid_, &st, WNOHANG) == pid_) exit_status_ = st;
-            else drain_output(10);
+            if (waitpid(pid_, &st, WNOHANG) == pid_)
+                exit_status_ = st;
+            else
+                drain_output(10);
         }
         if (exit_status_ < 0) {
             kill(pid_, SIGKILL);
@@ -154,8 +156,9 @@ void worker_process::drain_output(int timeout_ms)
     std::cerr.flush();
 }
 
-worker_process::outcome worker_process::wait(json& answer, clock::time_point deadline,
-                                             const std::function<clock::time_point(const progress&, clock::time_point)>& extend)
+worker_process::outcome
+worker_process::wait(json& answer, clock::time_point deadline,
+                     const std::function<clock::time_point(const progress&, clock::time_point)>& extend)
 {
     auto end = [&](outcome how, bool kill_it, bool garbled) {
         garbled_ = garbled_ || garbled;
@@ -183,7 +186,8 @@ worker_process::outcome worker_process::wait(json& answer, clock::time_point dea
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
         pollfd p[2] = {{answers_, POLLIN, 0}, {output_, POLLIN, 0}};
         const int n = ::poll(p, 2, int(std::clamp<long long>(left, 1, 1000)));
-        if (n < 0 && errno != EINTR) throw std::runtime_error(std::string("waiting for a worker: ") + std::strerror(errno));
+        if (n < 0 && errno != EINTR)
+            throw std::runtime_error(std::string("waiting for a worker: ") + std::strerror(errno));
         if (n <= 0) continue;
         if (p[1].revents) drain_output(0);
         if (p[0].revents) {

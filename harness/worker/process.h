@@ -54,8 +54,8 @@ private:
     progress* progress_ = nullptr;
     std::string answer_buf_, output_buf_, last_line_;
     size_t answer_scanned_ = 0; // answer_buf_ holds no newline before this
-    int exit_status_ = -1; // from waitpid, once reaped
-    bool garbled_ = false; // killed for writing what is not an answer
+    int exit_status_ = -1;      // from waitpid, once reaped
+    bool garbled_ = false;      // killed for writing what is not an answer
 };
 
 } // namespace wb

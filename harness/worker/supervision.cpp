@@ -65,55 +65,58 @@ bool worker_executor::start(std::vector<fs::path> files, plugin_registry* regist
         json catalog;
         const auto how = worker_->wait(catalog, worker_process::clock::now() + load_limit, extend);
         if (how == worker_process::outcome::answered) try {
-            // The worker ran the plugins' code: it names only files it was asked to load, each
-            // declaration passes check_declaration as one loaded here would (add_declared), and a
-            // reason is shown only printable and bounded.
-            const auto asked = [&files](const json& path) {
-                const fs::path f = path.get<std::string>();
-                if (std::find(files.begin(), files.end(), f) == files.end())
-                    throw std::runtime_error("it names a file it was not asked to load: '" +
-                                             shorten(f.string(), 200) + "'");
-                return f;
-            };
-            if (registry) {
-                for (const auto& p : catalog.at("plugins")) {
-                    asked(p.at("path"));
-                    registry->add_declared(wire::plugin_from(p));
+                // The worker ran the plugins' code: it names only files it was asked to load, each
+                // declaration passes check_declaration as one loaded here would (add_declared), and a
+                // reason is shown only printable and bounded.
+                const auto asked = [&files](const json& path) {
+                    const fs::path f = path.get<std::string>();
+                    if (std::find(files.begin(), files.end(), f) == files.end())
+                        throw std::runtime_error("it names a file it was not asked to load: '" +
+                                                 shorten(f.string(), 200) + "'");
+                    return f;
+                };
+                if (registry) {
+                    for (const auto& p : catalog.at("plugins")) {
+                        asked(p.at("path"));
+                        registry->add_declared(wire::plugin_from(p));
+                    }
+                    for (const auto& r : catalog.at("rejected"))
+                        registry->reject(asked(r.at("path")),
+                                         shown(r.at("reason").get<std::string>(), declaration_limits::reason));
                 }
-                for (const auto& r : catalog.at("rejected"))
-                    registry->reject(asked(r.at("path")),
-                                     shown(r.at("reason").get<std::string>(), declaration_limits::reason));
+                loaded_.clear();
+                for (const auto& p : catalog.at("plugins")) loaded_.push_back(asked(p.at("path")));
+                const double ms =
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                std::lock_guard lock(stats_m_);
+                start_ms_.push_back(ms);
+                return true;
+            } catch (const std::exception& e) {
+                why = std::string("a worker's list of plugins is not one: ") + e.what();
+                worker_.reset();
+                return false;
             }
-            loaded_.clear();
-            for (const auto& p : catalog.at("plugins")) loaded_.push_back(asked(p.at("path")));
-            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-            std::lock_guard lock(stats_m_);
-            start_ms_.push_back(ms);
-            return true;
-        } catch (const std::exception& e) {
-            why = std::string("a worker's list of plugins is not one: ") + e.what();
-            worker_.reset();
-            return false;
-        }
         const int32_t at = worker_->where().file.load();
-        const std::string ended = how == worker_process::outcome::timed_out
-                                      ? "did not finish loading within " + std::to_string(load_limit.count()) +
-                                            " s (killed)"
-                                      : worker_->how_it_ended();
+        const std::string ended =
+            how == worker_process::outcome::timed_out
+                ? "did not finish loading within " + std::to_string(load_limit.count()) + " s (killed)"
+                : worker_->how_it_ended();
         const std::string said = last_line_note(worker_->last_line());
         worker_.reset();
         if (at < 0 || size_t(at) >= files.size()) {
-            why = "a worker process (wavebench worker --platform " + po_.name + ") ended before loading plugins: " + ended + said;
+            why = "a worker process (wavebench worker --platform " + po_.name +
+                  ") ended before loading plugins: " + ended + said;
             return false;
         }
         if (!registry) { // a file that loaded before fails now
-            why = "loading " + files[size_t(at)].string() + " again " + (how == worker_process::outcome::timed_out ? "hung" : "crashed") + ": " + ended + said;
+            why = "loading " + files[size_t(at)].string() + " again " +
+                  (how == worker_process::outcome::timed_out ? "hung" : "crashed") + ": " + ended + said;
             return false;
         }
         // What the file printed before it crashed is its own: shown printable and bounded.
         registry->reject(files[size_t(at)],
                          shown((how == worker_process::outcome::timed_out ? "hangs while being loaded: "
-                                                                           : "crashed while being loaded: ") +
+                                                                          : "crashed while being loaded: ") +
                                    ended + said,
                                declaration_limits::reason));
         files.erase(files.begin() + at);
@@ -137,12 +140,13 @@ result worker_executor::measure(const config& c, const run_settings& s)
     worker_->send(wire::measure_request(c, s));
     const double limit = timeout_of(s);
     json answer;
-    const auto how = worker_->wait(answer, t0 + std::chrono::duration_cast<worker_process::clock::duration>(
-                                                    std::chrono::duration<double>(limit)));
+    const auto how = worker_->wait(
+        answer, t0 + std::chrono::duration_cast<worker_process::clock::duration>(std::chrono::duration<double>(limit)));
     if (how == worker_process::outcome::answered && answer.contains("result")) {
         try {
             r = wire::result_from(answer["result"]);
-            const double round_trip = std::chrono::duration<double, std::milli>(worker_process::clock::now() - t0).count();
+            const double round_trip =
+                std::chrono::duration<double, std::milli>(worker_process::clock::now() - t0).count();
             const double overhead = round_trip - answer.at("busy_ms").get<double>();
             std::lock_guard lock(stats_m_);
             overhead_ms_.push_back(overhead);
@@ -201,9 +205,9 @@ json lane_costs_in_worker(const platform_options& po)
     json answer;
     const auto how = w.wait(answer, worker_process::clock::now() + std::chrono::minutes(5));
     if (how != worker_process::outcome::answered)
-        throw std::runtime_error("the lane-cost worker " +
-                                 std::string(how == worker_process::outcome::timed_out ? "timed out"
-                                                                                       : "ended: " + w.how_it_ended()));
+        throw std::runtime_error("the lane-cost worker " + std::string(how == worker_process::outcome::timed_out
+                                                                           ? "timed out"
+                                                                           : "ended: " + w.how_it_ended()));
     if (answer.contains("fatal")) throw std::runtime_error(answer["fatal"].get<std::string>());
     return answer.at("lane_costs");
 }

@@ -16,11 +16,12 @@ json to_json(const plugin& p)
 {
     json kernels = json::array(), tunables = json::array();
     for (const auto& k : p.kernels)
-        kernels.push_back({k.name, k.block_size_param, k.fixed_block_size, k.lds_bytes_per_thread, k.when_param, k.when_value});
+        kernels.push_back(
+            {k.name, k.block_size_param, k.fixed_block_size, k.lds_bytes_per_thread, k.when_param, k.when_value});
     for (const auto& t : p.tunables)
         tunables.push_back({t.name, t.help, t.default_value, t.min, t.max, t.power_of_two, t.allowed});
-    return {{"family", p.fam->name}, {"variant", p.variant}, {"summary", p.summary}, {"seed", p.seed},
-            {"path", p.path.string()}, {"kernels", kernels}, {"tunables", tunables}};
+    return {{"family", p.fam->name},   {"variant", p.variant}, {"summary", p.summary}, {"seed", p.seed},
+            {"path", p.path.string()}, {"kernels", kernels},   {"tunables", tunables}};
 }
 
 namespace {
@@ -80,9 +81,12 @@ param_map params_from(const json& j)
 {
     param_map m;
     for (const auto& [k, v] : j.items()) {
-        if (v.is_number_integer()) m[k] = v.get<int64_t>();
-        else if (v.is_number()) m[k] = v.get<double>();
-        else m[k] = v.get<std::string>();
+        if (v.is_number_integer())
+            m[k] = v.get<int64_t>();
+        else if (v.is_number())
+            m[k] = v.get<double>();
+        else
+            m[k] = v.get<std::string>();
     }
     return m;
 }
@@ -92,10 +96,7 @@ json to_json(const run_settings& s)
     return {s.repetitions, s.warmup, s.seed, s.min_time_s, s.max_samples, s.max_time_s, s.verify_every, s.timeout_s};
 }
 
-run_settings settings_from(const json& j)
-{
-    return {j[0], j[1], j[2], j[3], j[4], j[5], j[6], j[7]};
-}
+run_settings settings_from(const json& j) { return {j[0], j[1], j[2], j[3], j[4], j[5], j[6], j[7]}; }
 
 namespace {
 
@@ -107,13 +108,17 @@ std::vector<double> samples_from(const json& j, const result& r)
 {
     auto v = j.get<std::vector<double>>();
     if (v.size() > size_t(std::max(r.runs, 0)))
-        throw std::runtime_error("a worker sent " + std::to_string(v.size()) + " samples for " + std::to_string(r.runs) + " runs");
+        throw std::runtime_error("a worker sent " + std::to_string(v.size()) + " samples for " +
+                                 std::to_string(r.runs) + " runs");
     for (double x : v)
         if (!std::isfinite(x) || x < 0) throw std::runtime_error("a worker sent a sample that is no time");
     return v;
 }
 
-std::optional<double> opt_from(const json& j) { return j.is_null() ? std::nullopt : std::optional<double>(j.get<double>()); }
+std::optional<double> opt_from(const json& j)
+{
+    return j.is_null() ? std::nullopt : std::optional<double>(j.get<double>());
+}
 
 json to_json(const kernel_report& k)
 {
@@ -214,7 +219,10 @@ json load_request(const std::vector<std::filesystem::path>& files)
     return request;
 }
 
-std::vector<std::string> files_of_load(const json& request) { return request.at("load").get<std::vector<std::string>>(); }
+std::vector<std::string> files_of_load(const json& request)
+{
+    return request.at("load").get<std::vector<std::string>>();
+}
 
 json lane_costs_request() { return {{"lane_costs", true}}; }
 

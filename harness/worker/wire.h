@@ -3,8 +3,8 @@
 // has travels; nothing is recomputed on the other side. Every message is built and read here.
 #pragma once
 
-#include "harness/plan/plan.h"
 #include "harness/measure/result.h"
+#include "harness/plan/plan.h"
 #include "harness/plan/settings.h"
 
 #include <nlohmann/json.hpp>

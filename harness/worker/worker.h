@@ -12,10 +12,10 @@
 // is placed even when the worker can say nothing more.
 #pragma once
 
-#include "harness/platform/platform_options.h"
-#include "harness/plugins/plugins.h"
 #include "harness/measure/executor.h"
 #include "harness/measure/stage.h"
+#include "harness/platform/platform_options.h"
+#include "harness/plugins/plugins.h"
 #include "harness/worker/process.h"
 
 #include <chrono>

@@ -11,8 +11,10 @@ __global__ void call_ifelse(const uint32_t* in, uint32_t* out, long long n)
     const uint32_t* e = in + 4 * i;
     const float a = as_float(e[0]), b = as_float(e[1]), x = as_float(e[2]), y = as_float(e[3] & ~1u);
     float r;
-    if (e[3] & 1) r = wb::branch::long_function(a, b, y, x);
-    else r = wb::branch::long_function(a, b, x, y);
+    if (e[3] & 1)
+        r = wb::branch::long_function(a, b, y, x);
+    else
+        r = wb::branch::long_function(a, b, x, y);
     out[i] = __float_as_uint(r);
 }
 

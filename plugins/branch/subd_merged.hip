@@ -13,22 +13,54 @@ __global__ void subd_merged(const uint32_t* in, uint32_t* out, long long n)
     const float p0 = as_float(e[1]), p1 = as_float(e[2]), p2 = as_float(e[3]);
     uint32_t t1 = 0, t2 = 0;
     switch (e[0] & 15) {
-    case 5: t1 = 0, t2 = 0; break;
-    case 6: t1 = 0, t2 = 1; break;
-    case 10: t1 = 0, t2 = 2; break;
-    case 9: t1 = 0, t2 = 3; break;
-    case 0: t1 = 1, t2 = 0; break;
-    case 3: t1 = 1, t2 = 1; break;
-    case 15: t1 = 1, t2 = 2; break;
-    case 12: t1 = 1, t2 = 3; break;
-    case 1: t1 = 2, t2 = 0; break;
-    case 2: t1 = 2, t2 = 1; break;
-    case 13: t1 = 2, t2 = 2; break;
-    case 14: t1 = 2, t2 = 3; break;
-    case 4: t1 = 2, t2 = 4; break;
-    case 8: t1 = 2, t2 = 5; break;
-    case 7: t1 = 2, t2 = 6; break;
-    case 11: t1 = 2, t2 = 7; break;
+    case 5:
+        t1 = 0, t2 = 0;
+        break;
+    case 6:
+        t1 = 0, t2 = 1;
+        break;
+    case 10:
+        t1 = 0, t2 = 2;
+        break;
+    case 9:
+        t1 = 0, t2 = 3;
+        break;
+    case 0:
+        t1 = 1, t2 = 0;
+        break;
+    case 3:
+        t1 = 1, t2 = 1;
+        break;
+    case 15:
+        t1 = 1, t2 = 2;
+        break;
+    case 12:
+        t1 = 1, t2 = 3;
+        break;
+    case 1:
+        t1 = 2, t2 = 0;
+        break;
+    case 2:
+        t1 = 2, t2 = 1;
+        break;
+    case 13:
+        t1 = 2, t2 = 2;
+        break;
+    case 14:
+        t1 = 2, t2 = 3;
+        break;
+    case 4:
+        t1 = 2, t2 = 4;
+        break;
+    case 8:
+        t1 = 2, t2 = 5;
+        break;
+    case 7:
+        t1 = 2, t2 = 6;
+        break;
+    case 11:
+        t1 = 2, t2 = 7;
+        break;
     }
     float v = 0;
     if (t1 == 0) v = wb::branch::interior(t2, p0, p1, p2);

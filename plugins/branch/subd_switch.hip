@@ -13,22 +13,54 @@ __global__ void subd_switch(const uint32_t* in, uint32_t* out, long long n)
     const float p0 = as_float(e[1]), p1 = as_float(e[2]), p2 = as_float(e[3]);
     float v = 0;
     switch (e[0] & 15) {
-    case 5: v = wb::branch::interior(0, p0, p1, p2); break; // interior vertices
-    case 6: v = wb::branch::interior(1, p0, p1, p2); break;
-    case 10: v = wb::branch::interior(2, p0, p1, p2); break;
-    case 9: v = wb::branch::interior(3, p0, p1, p2); break;
-    case 0: v = wb::branch::corner(0, p0, p1, p2); break; // corner vertices
-    case 3: v = wb::branch::corner(1, p0, p1, p2); break;
-    case 15: v = wb::branch::corner(2, p0, p1, p2); break;
-    case 12: v = wb::branch::corner(3, p0, p1, p2); break;
-    case 1: v = wb::branch::edge(0, p0, p1, p2); break; // edge vertices
-    case 2: v = wb::branch::edge(1, p0, p1, p2); break;
-    case 13: v = wb::branch::edge(2, p0, p1, p2); break;
-    case 14: v = wb::branch::edge(3, p0, p1, p2); break;
-    case 4: v = wb::branch::edge(4, p0, p1, p2); break;
-    case 8: v = wb::branch::edge(5, p0, p1, p2); break;
-    case 7: v = wb::branch::edge(6, p0, p1, p2); break;
-    case 11: v = wb::branch::edge(7, p0, p1, p2); break;
+    case 5:
+        v = wb::branch::interior(0, p0, p1, p2);
+        break; // interior vertices
+    case 6:
+        v = wb::branch::interior(1, p0, p1, p2);
+        break;
+    case 10:
+        v = wb::branch::interior(2, p0, p1, p2);
+        break;
+    case 9:
+        v = wb::branch::interior(3, p0, p1, p2);
+        break;
+    case 0:
+        v = wb::branch::corner(0, p0, p1, p2);
+        break; // corner vertices
+    case 3:
+        v = wb::branch::corner(1, p0, p1, p2);
+        break;
+    case 15:
+        v = wb::branch::corner(2, p0, p1, p2);
+        break;
+    case 12:
+        v = wb::branch::corner(3, p0, p1, p2);
+        break;
+    case 1:
+        v = wb::branch::edge(0, p0, p1, p2);
+        break; // edge vertices
+    case 2:
+        v = wb::branch::edge(1, p0, p1, p2);
+        break;
+    case 13:
+        v = wb::branch::edge(2, p0, p1, p2);
+        break;
+    case 14:
+        v = wb::branch::edge(3, p0, p1, p2);
+        break;
+    case 4:
+        v = wb::branch::edge(4, p0, p1, p2);
+        break;
+    case 8:
+        v = wb::branch::edge(5, p0, p1, p2);
+        break;
+    case 7:
+        v = wb::branch::edge(6, p0, p1, p2);
+        break;
+    case 11:
+        v = wb::branch::edge(7, p0, p1, p2);
+        break;
     }
     out[i] = __float_as_uint(v);
 }

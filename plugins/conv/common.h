@@ -9,7 +9,6 @@ namespace common {
 using wb::conv::m;
 using wb::conv::n;
 
-
 /// The problem as the plugins see it.
 struct problem {
     const int* in;

@@ -13,8 +13,10 @@ __global__ void converge_baseline(problem p)
     uint32_t fold = 0;
     for (uint32_t i = 0; i < p.iterations; ++i) {
         float v = wb::converge::start(lane, i);
-        if (dir.taken(i)) v = path_t(v, p.branch_len);
-        else v = path_f(v, p.branch_len);
+        if (dir.taken(i))
+            v = path_t(v, p.branch_len);
+        else
+            v = path_f(v, p.branch_len);
         fold += finish(v, p.nonbranch_len);
     }
     p.folds[lane] = fold;

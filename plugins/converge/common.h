@@ -22,7 +22,8 @@ struct problem {
 
 inline problem of(const wb_args* a)
 {
-    return {wb::in<uint32_t>(a, 0),  wb::out<uint32_t>(a, 0), uint32_t(wb::converge::lanes(a)), uint32_t(wb::converge::iterations(a)),
+    return {wb::in<uint32_t>(a, 0),           wb::out<uint32_t>(a, 0),
+            uint32_t(wb::converge::lanes(a)), uint32_t(wb::converge::iterations(a)),
             int(wb::converge::branch_len(a)), int(wb::converge::nonbranch_len(a))};
 }
 

@@ -21,8 +21,10 @@ __global__ void converge_postpone_majority(problem p, int relief)
         if (relief > 0 && step % relief == 0 && (run_t ? nf : nt) > 0) run_t = !run_t;
         if (pending && t == run_t) {
             float v = wb::converge::start(lane, i);
-            if (run_t) v = path_t(v, p.branch_len); // the same for the whole wavefront
-            else v = path_f(v, p.branch_len);
+            if (run_t)
+                v = path_t(v, p.branch_len); // the same for the whole wavefront
+            else
+                v = path_f(v, p.branch_len);
             fold += finish(v, p.nonbranch_len);
             ++i;
         }

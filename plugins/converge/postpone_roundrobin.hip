@@ -17,8 +17,10 @@ __global__ void converge_postpone_roundrobin(problem p)
         if (!__any(pending && t == want_t)) want_t = !want_t;
         if (pending && t == want_t) {
             float v = wb::converge::start(lane, i);
-            if (want_t) v = path_t(v, p.branch_len); // the same for the whole wavefront
-            else v = path_f(v, p.branch_len);
+            if (want_t)
+                v = path_t(v, p.branch_len); // the same for the whole wavefront
+            else
+                v = path_f(v, p.branch_len);
             fold += finish(v, p.nonbranch_len);
             ++i;
         }

@@ -18,8 +18,8 @@ static void run(wb_args* a)
     int* sum = wb::out<int>(a, 0);
     HIP_CHECK(hipMemsetAsync(sum, 0, sizeof(int), wb::stream(a)));
     if (n == 0) return;
-    kernel.launch(a, dim3(unsigned(wb::ceil_div(n, wb::block_size(a) * items))), wb::in<int>(a, 0), sum,
-                            size_t(n), unsigned(items));
+    kernel.launch(a, dim3(unsigned(wb::ceil_div(n, wb::block_size(a) * items))), wb::in<int>(a, 0), sum, size_t(n),
+                  unsigned(items));
 }
 
 WB_PLUGIN({.summary = "blocked loads, LDS tree, one atomicAdd per work-group",

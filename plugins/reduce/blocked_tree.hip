@@ -20,7 +20,7 @@ static void run(wb_args* a)
 {
     if (groups(a) == 0) return;
     kernel.launch(a, dim3(unsigned(groups(a))), wb::in<int>(a, 0), wb::state<common::partials>(a)->device,
-                    size_t(wb::reduce::n(a)), unsigned(common::items(a)));
+                  size_t(wb::reduce::n(a)), unsigned(common::items(a)));
 }
 
 WB_PLUGIN({.summary = "blocked loads, tree in LDS per work-group; partials summed on the host",

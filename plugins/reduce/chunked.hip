@@ -12,7 +12,8 @@ __global__ void reduce_chunked(const int* in, int* partials, size_t n, size_t it
     partials[id] = s;
 }
 
-static constexpr auto batch = wb::tunable::range("batch", 256, 1, int64_t(1) << 24, "contiguous elements per work-item");
+static constexpr auto batch =
+    wb::tunable::range("batch", 256, 1, int64_t(1) << 24, "contiguous elements per work-item");
 static const auto kernel = WB_KERNEL(reduce_chunked, wb::block_size);
 
 static int64_t work_items(wb_args* a) { return wb::ceil_div(wb::reduce::n(a), batch(a)); }
@@ -23,7 +24,7 @@ static void run(wb_args* a)
 {
     const int64_t items = work_items(a);
     kernel.launch_over(a, items, wb::in<int>(a, 0), wb::state<common::partials>(a)->device, size_t(wb::reduce::n(a)),
-                          size_t(items), size_t(batch(a)));
+                       size_t(items), size_t(batch(a)));
 }
 
 WB_PLUGIN({.summary = "each work-item sums a contiguous batch; partials summed on the host",

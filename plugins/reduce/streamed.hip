@@ -14,10 +14,10 @@
 
 namespace {
 
-constexpr int chunk_bytes = 8192;              // one bulk copy
+constexpr int chunk_bytes = 8192; // one bulk copy
 constexpr int chunk_int4 = chunk_bytes / 16;
-constexpr int stages = 4;                      // chunks in flight per work-group
-constexpr int loads = 8;                       // 16-byte loads in flight per work-item (unrolled: 4)
+constexpr int stages = 4; // chunks in flight per work-group
+constexpr int loads = 8;  // 16-byte loads in flight per work-item (unrolled: 4)
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #define STREAMED_BULK 1
 #endif
@@ -107,8 +107,9 @@ __device__ __forceinline__ bool bulk_ready(uint32_t bar, uint32_t parity)
 __device__ __forceinline__ void bulk_fetch(void* dst, const void* src, uint32_t bar)
 {
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "n"(chunk_bytes) : "memory");
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
-                 ::"r"(smem_address(dst)), "l"(src), "n"(chunk_bytes), "r"(bar)
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                     smem_address(dst)),
+                 "l"(src), "n"(chunk_bytes), "r"(bar)
                  : "memory");
 }
 #endif

@@ -67,7 +67,7 @@ static void run(wb_args* a)
 {
     auto* s = wb::state<state>(a);
     kernel.launch(a, dim3(unsigned(s->groups)), wb::in<int>(a, 0), wb::out<int>(a, 0), size_t(wb::reduce::n(a)),
-                      s->total, s->finished);
+                  s->total, s->finished);
 }
 
 static void release(wb_args* a)

@@ -14,12 +14,13 @@ namespace {
 BOOST_DATA_TEST_CASE(every_pair_is_verified_for_both_distributions, boost::unit_test::data::make({32, 64}), warp)
 {
     cpu_run c(warp, false);
-    BOOST_REQUIRE_EQUAL(c.variants("branch"), "call_ifelse,call_swapped,mode_ifchain,mode_lookup,slot_ifelse,slot_multiif,"
-                                              "subd_merged,subd_switch");
+    BOOST_REQUIRE_EQUAL(c.variants("branch"),
+                        "call_ifelse,call_swapped,mode_ifchain,mode_lookup,slot_ifelse,slot_multiif,"
+                        "subd_merged,subd_switch");
     std::string suite;
     for (const char* k : {"call", "mode", "slot", "subd"})
-        suite += std::string("[[benchmark]]\nfamily = \"branch\"\nvariants = [\"") + k +
-                 "_*\"]\nkernel = \"" + k + "\"\nn = [0, 1, 63, 4099]\ndistribution = [\"divergent\", \"uniform\"]\n"
+        suite += std::string("[[benchmark]]\nfamily = \"branch\"\nvariants = [\"") + k + "_*\"]\nkernel = \"" + k +
+                 "\"\nn = [0, 1, 63, 4099]\ndistribution = [\"divergent\", \"uniform\"]\n"
                  "block_size = [64, 256]\n";
     const auto results = c.run(suite);
     BOOST_CHECK_EQUAL(results.size(), 4u * 2 * 4 * 2 * 2);
@@ -32,7 +33,8 @@ BOOST_DATA_TEST_CASE(every_pair_is_verified_for_both_distributions, boost::unit_
 BOOST_AUTO_TEST_CASE(a_variant_asked_for_another_kernel_is_skipped_with_the_reason)
 {
     cpu_run c(64, false);
-    const auto r = c.run("[[benchmark]]\nfamily = \"branch\"\nvariants = [\"call_swapped\"]\nkernel = \"mode\"\nn = 10\n");
+    const auto r =
+        c.run("[[benchmark]]\nfamily = \"branch\"\nvariants = [\"call_swapped\"]\nkernel = \"mode\"\nn = 10\n");
     BOOST_REQUIRE_EQUAL(r.size(), 1u);
     BOOST_CHECK(r[0].st == wb::status::skipped);
     BOOST_CHECK_EQUAL(r[0].message, "this variant solves kernel = call, not mode");
@@ -44,8 +46,9 @@ BOOST_AUTO_TEST_CASE(the_seeds_literal_slot_rewrite_fails_verification)
     BOOST_CHECK_EQUAL(wb::branch::slot_chain(0.1f), 5u);
     BOOST_CHECK_EQUAL(wb::branch::slot_chain(0.6f), 3u);
     cpu_run c(64, true);
-    const auto r = c.run("[[benchmark]]\nfamily = \"branch\"\nvariants = [\"slot_multiif\", \"test_slot_seed_literal\"]\n"
-                         "kernel = \"slot\"\nn = 1000\n");
+    const auto r =
+        c.run("[[benchmark]]\nfamily = \"branch\"\nvariants = [\"slot_multiif\", \"test_slot_seed_literal\"]\n"
+              "kernel = \"slot\"\nn = 1000\n");
     BOOST_REQUIRE_EQUAL(r.size(), 2u);
     BOOST_CHECK(r[0].st == wb::status::verified); // the correct rewrite
     BOOST_CHECK(r[1].st == wb::status::failed);

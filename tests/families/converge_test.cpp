@@ -24,7 +24,8 @@ namespace {
 
 using wb::ref::strategy;
 
-wb::ref::simd_steps steps(const std::vector<std::string_view>& lanes, strategy s, std::vector<uint64_t>* trace = nullptr)
+wb::ref::simd_steps steps(const std::vector<std::string_view>& lanes, strategy s,
+                          std::vector<uint64_t>* trace = nullptr)
 {
     const auto bits = wb::ref::branch_bits(lanes);
     return wb::ref::count_steps(bits.data(), uint32_t(lanes.size()), uint32_t(lanes[0].size()), 4, s, 0, trace);
@@ -90,7 +91,8 @@ BOOST_AUTO_TEST_CASE(issued_with_only_the_fmas_counted_is_the_simd_step_model)
 {
     const std::vector<std::string_view> ex1 = {"TFTF", "FTFT", "TFTF", "FTFT"}, ex2 = {"TFTF", "TTFT", "FTFT", "FFTF"};
     for (const auto& m : {fig1, ex1, ex2})
-        for (auto s : {strategy::baseline, strategy::postpone_majority, strategy::postpone_roundrobin, strategy::advance})
+        for (auto s :
+             {strategy::baseline, strategy::postpone_majority, strategy::postpone_roundrobin, strategy::advance})
             for (auto [bl, nbl] : {std::pair{1, 0}, std::pair{3, 2}, std::pair{40, 4}}) {
                 const auto st = steps(m, s);
                 BOOST_CHECK_EQUAL(st.branch, st.t_runs + st.f_runs);
@@ -98,10 +100,12 @@ BOOST_AUTO_TEST_CASE(issued_with_only_the_fmas_counted_is_the_simd_step_model)
             }
     // Fig. 1: 16.7% and 33.3% fewer instructions, Fig. 3: 50% and 75% of the baseline's.
     const double base = wb::ref::issued(steps(fig1, strategy::baseline), strategy::baseline, only_fmas(), 1, 0);
-    BOOST_CHECK_CLOSE(wb::ref::issued(steps(fig1, strategy::postpone_majority), strategy::postpone_majority, only_fmas(), 1, 0),
-                      base * 5 / 6, 1e-9);
+    BOOST_CHECK_CLOSE(
+        wb::ref::issued(steps(fig1, strategy::postpone_majority), strategy::postpone_majority, only_fmas(), 1, 0),
+        base * 5 / 6, 1e-9);
     BOOST_CHECK_CLOSE(wb::ref::issued(steps(ex2, strategy::advance), strategy::advance, only_fmas(), 1, 0),
-                      0.75 * wb::ref::issued(steps(ex2, strategy::baseline), strategy::baseline, only_fmas(), 1, 0), 1e-9);
+                      0.75 * wb::ref::issued(steps(ex2, strategy::baseline), strategy::baseline, only_fmas(), 1, 0),
+                      1e-9);
 }
 
 BOOST_AUTO_TEST_CASE(the_replay_counts_the_blocks_a_trip_issues)
@@ -144,9 +148,9 @@ std::optional<double> h100_issue(const std::string& pattern, double p, int branc
                                  uint64_t seed, const char* arch = "sm_90")
 {
     const wb::family& f = *wb::find_family("converge");
-    const wb::param_map params{{"lanes", int64_t(270336)},   {"iterations", int64_t(128)},
-                               {"branch_len", int64_t(branch_len)}, {"nonbranch_len", int64_t(4)},
-                               {"pattern", pattern},               {"p", p}};
+    const wb::param_map params{
+        {"lanes", int64_t(270336)},    {"iterations", int64_t(128)}, {"branch_len", int64_t(branch_len)},
+        {"nonbranch_len", int64_t(4)}, {"pattern", pattern},         {"p", p}};
     auto in = wb::make_buffers(f.inputs(params));
     f.generate(params, seed, in);
     return wb::reference_of(f).model_issue(params, variant, in, 32, arch);
@@ -184,8 +188,9 @@ BOOST_AUTO_TEST_CASE(the_overhead_aware_model_predicts_the_recorded_h100_suite, 
         if (r.at("family") != "converge" || r.at("status") != "verified" || r.at("variant") == "baseline") continue;
         wb::param_map params;
         for (const auto& [k, v] : r.at("params").items())
-            params[k] = v.is_string() ? wb::value(v.get<std::string>())
-                        : v.is_number_integer() ? wb::value(v.get<int64_t>()) : wb::value(v.get<double>());
+            params[k] = v.is_string()           ? wb::value(v.get<std::string>())
+                        : v.is_number_integer() ? wb::value(v.get<int64_t>())
+                                                : wb::value(v.get<double>());
         auto in = wb::make_buffers(f.inputs(params));
         f.generate(params, r.at("seeds").at(0).get<uint64_t>(), in);
         const std::string variant = r.at("variant");
@@ -198,8 +203,8 @@ BOOST_AUTO_TEST_CASE(the_overhead_aware_model_predicts_the_recorded_h100_suite, 
         within += std::abs(*predicted / measured - 1) <= 0.1;
         simd_within += std::abs(r.at("model_speedup").get<double>() / measured - 1) <= 0.1;
     }
-    BOOST_TEST_MESSAGE("overhead-aware model: " << within << " of " << rows << " rows within 10% (SIMD-step model: "
-                                                << simd_within << ")");
+    BOOST_TEST_MESSAGE("overhead-aware model: " << within << " of " << rows
+                                                << " rows within 10% (SIMD-step model: " << simd_within << ")");
     BOOST_CHECK_EQUAL(rows, 108);
     BOOST_CHECK_GE(within, 106);
 }
@@ -209,9 +214,9 @@ BOOST_AUTO_TEST_CASE(the_overhead_aware_model_predicts_the_recorded_h100_suite, 
 std::vector<uint32_t> generate(const std::string& pattern, double p, uint32_t lanes, uint32_t iterations)
 {
     const wb::family& f = *wb::find_family("converge");
-    const wb::param_map params{{"lanes", int64_t(lanes)},   {"iterations", int64_t(iterations)},
+    const wb::param_map params{{"lanes", int64_t(lanes)},  {"iterations", int64_t(iterations)},
                                {"branch_len", int64_t(1)}, {"nonbranch_len", int64_t(1)},
-                               {"pattern", pattern},        {"p", p}};
+                               {"pattern", pattern},       {"p", p}};
     BOOST_REQUIRE_EQUAL(f.check(params), "");
     auto in = wb::make_buffers(f.inputs(params));
     f.generate(params, 99, in);
@@ -225,8 +230,10 @@ uint32_t advanced(const std::vector<uint32_t>& bits, uint32_t lanes, uint32_t la
     uint32_t pairs = 0;
     for (uint32_t i = 0; i < iterations;) {
         const bool t = wb::converge::taken(bits.data(), lanes, lane, i);
-        if (i + 1 < iterations && wb::converge::taken(bits.data(), lanes, lane, i + 1) != t) ++pairs, i += 2;
-        else ++i;
+        if (i + 1 < iterations && wb::converge::taken(bits.data(), lanes, lane, i + 1) != t)
+            ++pairs, i += 2;
+        else
+            ++i;
     }
     return pairs;
 }
@@ -267,8 +274,12 @@ BOOST_AUTO_TEST_CASE(random_and_biased_follow_p)
 BOOST_AUTO_TEST_CASE(an_impossible_pattern_is_refused)
 {
     const wb::family& f = *wb::find_family("converge");
-    wb::param_map params{{"lanes", int64_t(8)},       {"iterations", int64_t(8)}, {"branch_len", int64_t(1)},
-                         {"nonbranch_len", int64_t(1)}, {"pattern", std::string("advanceable")}, {"p", 0.6}};
+    wb::param_map params{{"lanes", int64_t(8)},
+                         {"iterations", int64_t(8)},
+                         {"branch_len", int64_t(1)},
+                         {"nonbranch_len", int64_t(1)},
+                         {"pattern", std::string("advanceable")},
+                         {"p", 0.6}};
     BOOST_CHECK_NE(f.check(params).find("at most 0.5"), std::string::npos);
     params["pattern"] = std::string("zigzag");
     BOOST_CHECK_NE(f.check(params).find("not one of"), std::string::npos);
@@ -337,8 +348,9 @@ BOOST_AUTO_TEST_CASE(the_model_is_run_at_the_platforms_wavefront_width)
     // half the baseline's branch work whatever the width the lanes are grouped by.
     for (int warp : {32, 64}) {
         cpu_run c(warp, false);
-        const auto r = c.run("[[benchmark]]\nfamily = \"converge\"\nvariants = [\"baseline\", \"advance\"]\n"
-                             "lanes = 256\niterations = 64\nbranch_len = 8\nnonbranch_len = 0\npattern = \"alternating\"\n");
+        const auto r =
+            c.run("[[benchmark]]\nfamily = \"converge\"\nvariants = [\"baseline\", \"advance\"]\n"
+                  "lanes = 256\niterations = 64\nbranch_len = 8\nnonbranch_len = 0\npattern = \"alternating\"\n");
         BOOST_REQUIRE_EQUAL(r.size(), 2u);
         BOOST_CHECK_CLOSE(*r[1].model_speedup, 2.0, 1e-9);
     }

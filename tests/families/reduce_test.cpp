@@ -15,8 +15,9 @@ namespace {
 BOOST_DATA_TEST_CASE(every_variant_is_verified_at_awkward_sizes, boost::unit_test::data::make({32, 64}), warp)
 {
     cpu_run c(warp, false);
-    BOOST_REQUIRE_EQUAL(c.variants("reduce"), "atomic,blocked_atomic,blocked_serial,blocked_tree,chunked,library,streamed,"
-                               "strided,tree,tree_two_stage,unrolled,wavefront");
+    BOOST_REQUIRE_EQUAL(c.variants("reduce"),
+                        "atomic,blocked_atomic,blocked_serial,blocked_tree,chunked,library,streamed,"
+                        "strided,tree,tree_two_stage,unrolled,wavefront");
 
     const auto results = c.run(R"(
 [[benchmark]]

@@ -21,16 +21,14 @@ inline plugin_def with_run(plugin_def d, plugin_fn run)
 
 // WB_PLUGIN as plugin.h defines it, with the descriptor's `run` replaced.
 #undef WB_PLUGIN
-#define WB_PLUGIN(...)                                                                             \
-    static const ::wb::plugin_def wb_original_def_ = __VA_ARGS__;                                  \
-    static void wb_slowed_run_(wb_args* a)                                                         \
-    {                                                                                              \
-        for (int i = 0; i < WB_SLOWDOWN; ++i) wb_original_def_.run(a);                             \
-    }                                                                                              \
-    static const ::wb::plugin_def wb_plugin_def_ = ::wb::slowed::with_run(wb_original_def_, wb_slowed_run_); \
-    extern "C" __attribute__((visibility("default"))) const wb_plugin* wavebench_plugin(           \
-        uint32_t host_abi_version)                                                                 \
-    {                                                                                              \
-        return host_abi_version == WB_PLUGIN_ABI_VERSION ? ::wb::detail::describe<&wb_plugin_def_>() \
-                                                         : nullptr;                                \
+#define WB_PLUGIN(...)                                                                                                 \
+    static const ::wb::plugin_def wb_original_def_ = __VA_ARGS__;                                                      \
+    static void wb_slowed_run_(wb_args* a)                                                                             \
+    {                                                                                                                  \
+        for (int i = 0; i < WB_SLOWDOWN; ++i) wb_original_def_.run(a);                                                 \
+    }                                                                                                                  \
+    static const ::wb::plugin_def wb_plugin_def_ = ::wb::slowed::with_run(wb_original_def_, wb_slowed_run_);           \
+    extern "C" __attribute__((visibility("default"))) const wb_plugin* wavebench_plugin(uint32_t host_abi_version)     \
+    {                                                                                                                  \
+        return host_abi_version == WB_PLUGIN_ABI_VERSION ? ::wb::detail::describe<&wb_plugin_def_>() : nullptr;        \
     }

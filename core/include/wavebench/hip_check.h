@@ -19,15 +19,15 @@ struct hip_error : std::runtime_error {
 [[noreturn]] inline void throw_hip_error(hipError_t code, const char* call, const char* file, int line)
 {
     (void)hipGetLastError(); // clear the sticky copy so the next call starts clean
-    throw hip_error(code, std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
-                              hipGetErrorName(code) + " (" + hipGetErrorString(code) + ")");
+    throw hip_error(code, std::string(file) + ":" + std::to_string(line) + ": " + call +
+                              " failed: " + hipGetErrorName(code) + " (" + hipGetErrorString(code) + ")");
 }
 
 } // namespace wb
 
-#define HIP_CHECK(call)                                                                            \
-    do {                                                                                           \
-        hipError_t wb_hip_check_status_ = (call);                                                  \
-        if (wb_hip_check_status_ != hipSuccess)                                                    \
-            ::wb::throw_hip_error(wb_hip_check_status_, #call, __FILE__, __LINE__);                \
+#define HIP_CHECK(call)                                                                                                \
+    do {                                                                                                               \
+        hipError_t wb_hip_check_status_ = (call);                                                                      \
+        if (wb_hip_check_status_ != hipSuccess)                                                                        \
+            ::wb::throw_hip_error(wb_hip_check_status_, #call, __FILE__, __LINE__);                                    \
     } while (0)

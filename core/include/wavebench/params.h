@@ -21,7 +21,10 @@ namespace wb {
 
 inline const char* kind_name(int32_t kind)
 {
-    return kind == WB_INT ? "an integer" : kind == WB_REAL ? "a real" : kind == WB_STRING ? "a string" : "of no known kind";
+    return kind == WB_INT      ? "an integer"
+           : kind == WB_REAL   ? "a real"
+           : kind == WB_STRING ? "a string"
+                               : "of no known kind";
 }
 
 /// The parameter `name` as passed; throws when the harness did not pass it.

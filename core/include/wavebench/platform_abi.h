@@ -16,32 +16,32 @@ extern "C" {
 
 typedef struct wb_device_info {
     char name[256];
-    char arch[64];                    // "gfx90a", "sm_90", "cpu"
+    char arch[64]; // "gfx90a", "sm_90", "cpu"
     int32_t warp_size;
-    int32_t multiprocessors;          // CUs / SMs / worker threads
+    int32_t multiprocessors; // CUs / SMs / worker threads
     int32_t max_threads_per_block;
     int32_t max_threads_per_multiprocessor;
-    int32_t regs_per_multiprocessor;  // 0: not applicable
+    int32_t regs_per_multiprocessor; // 0: not applicable
     int64_t shared_per_block;
     int64_t shared_per_multiprocessor;
     int64_t total_memory;
-    int64_t l2_cache_bytes;           // the last-level cache on the CPU
+    int64_t l2_cache_bytes; // the last-level cache on the CPU
     double clock_mhz;
-    double memory_clock_mhz;          // 0: unknown
-    int32_t memory_bus_width;         // bits, 0: unknown
+    double memory_clock_mhz;  // 0: unknown
+    int32_t memory_bus_width; // bits, 0: unknown
     int32_t compute_major;
     int32_t compute_minor;
-    int32_t max_blocks_per_multiprocessor;  // 0: unknown
-    int64_t reserved_shared_per_block;      // shared memory the system keeps per block
-    char pci_bus_id[32];                    // "0000:1b:00.0": which device it is on its host; "" on cpu
+    int32_t max_blocks_per_multiprocessor; // 0: unknown
+    int64_t reserved_shared_per_block;     // shared memory the system keeps per block
+    char pci_bus_id[32];                   // "0000:1b:00.0": which device it is on its host; "" on cpu
 } wb_device_info;
 
 typedef struct wb_kernel_resources {
-    int32_t registers;                // per thread; -1: unknown on this platform
-    int64_t static_shared_bytes;      // -1: unknown
-    int64_t local_bytes;              // -1: unknown
+    int32_t registers;           // per thread; -1: unknown on this platform
+    int64_t static_shared_bytes; // -1: unknown
+    int64_t local_bytes;         // -1: unknown
     int32_t max_threads_per_block;
-    int32_t active_blocks;            // resident blocks per multiprocessor at the block size
+    int32_t active_blocks; // resident blocks per multiprocessor at the block size
 } wb_kernel_resources;
 
 /// Every function but init returns null on success, or a message (valid until the next call on the
@@ -59,7 +59,7 @@ enum {
 typedef struct wb_platform {
     uint32_t size;
     uint32_t abi_version;
-    const char* name;                 // "cpu", "amd", "nvidia"
+    const char* name; // "cpu", "amd", "nvidia"
     /// Selects the device. warp_size 0 keeps the default; only cpu accepts another (32 or 64).
     /// Returns a WB_PLATFORM_* status; unless it is WB_PLATFORM_OK, *message says why (valid
     /// until the next call on the thread).
@@ -76,8 +76,7 @@ typedef struct wb_platform {
     wb_err (*event_destroy)(void* event);
     wb_err (*event_record)(void* event, void* stream);
     wb_err (*event_elapsed_ms)(float* ms, void* start, void* stop);
-    wb_err (*kernel_resources)(const void* fn, int32_t block_size, uint64_t dynamic_shared,
-                               wb_kernel_resources* out);
+    wb_err (*kernel_resources)(const void* fn, int32_t block_size, uint64_t dynamic_shared, wb_kernel_resources* out);
     wb_err (*copy_async)(void* dst, const void* src, uint64_t bytes, int32_t kind, void* stream);
     /// Probes (`wavebench probe`), enqueued on `stream`: a read-only pass over `bytes` of device
     /// memory with 16-byte loads that adds the int32 words into *sum; and `iterations` x 128

@@ -127,7 +127,8 @@ struct tunable {
         return {name, def, min, max, false, {}, 0, help};
     }
     /// One of the listed values (at most 16), e.g. the instances of a kernel template.
-    static constexpr tunable one_of(const char* name, int64_t def, std::initializer_list<int64_t> list, const char* help)
+    static constexpr tunable one_of(const char* name, int64_t def, std::initializer_list<int64_t> list,
+                                    const char* help)
     {
         tunable t{name, def, 0, 0, false, {}, 0, help};
         if (list.size() > max_values) throw std::logic_error("wb::tunable::one_of takes at most 16 values");
@@ -190,7 +191,7 @@ public:
     }
     wb_kernel describe() const
     {
-        return {name_,     fn_, block_ ? block_->name : nullptr, block_ ? 0 : fixed_block_, lds_per_thread_,
+        return {name_,      fn_,        block_ ? block_->name : nullptr, block_ ? 0 : fixed_block_, lds_per_thread_,
                 when_name_, when_value_};
     }
     bool computes_lds() const { return lds_fn_ != nullptr; }
@@ -268,7 +269,8 @@ private:
 /// wb::kernel{"reduce_atomic", reduce_atomic, wb::block_size}; the arguments after the function are
 /// wb::kernel's (a block size tunable or a fixed size, then dynamic shared memory per work-item).
 /// A template instance is named as written: WB_KERNEL(conv_tiled<4>, block) is "conv_tiled<4>".
-#define WB_KERNEL(fn, ...) ::wb::kernel{#fn, fn, __VA_ARGS__}
+#define WB_KERNEL(fn, ...)                                                                                             \
+    ::wb::kernel { #fn, fn, __VA_ARGS__ }
 
 // ---- the plugin ----------------------------------------------------------------------------------
 
@@ -320,9 +322,8 @@ template <const plugin_def* D> int32_t bind(wb_args* a) { return guarded(D->bind
 template <const plugin_def* D> int64_t dynamic_lds(const wb_args* a, uint32_t k)
 {
     try {
-        return k < D->kernels.size() && D->kernels[k].get().computes_lds()
-                   ? int64_t(D->kernels[k].get().dynamic_lds(a))
-                   : -1;
+        return k < D->kernels.size() && D->kernels[k].get().computes_lds() ? int64_t(D->kernels[k].get().dynamic_lds(a))
+                                                                           : -1;
     } catch (...) {
         return -1;
     }
@@ -398,11 +399,9 @@ template <const plugin_def* D> const wb_plugin* describe()
 
 /// Defines the plugin's descriptor and exports its entry point. Use once per plugin file:
 ///   WB_PLUGIN({.family = "reduce", .variant = "atomic", ..., .run = run})
-#define WB_PLUGIN(...)                                                                             \
-    static const ::wb::plugin_def wb_plugin_def_ = __VA_ARGS__;                                    \
-    extern "C" __attribute__((visibility("default"))) const wb_plugin* wavebench_plugin(           \
-        uint32_t host_abi_version)                                                                 \
-    {                                                                                              \
-        return host_abi_version == WB_PLUGIN_ABI_VERSION ? ::wb::detail::describe<&wb_plugin_def_>() \
-                                                         : nullptr;                                \
+#define WB_PLUGIN(...)                                                                                                 \
+    static const ::wb::plugin_def wb_plugin_def_ = __VA_ARGS__;                                                        \
+    extern "C" __attribute__((visibility("default"))) const wb_plugin* wavebench_plugin(uint32_t host_abi_version)     \
+    {                                                                                                                  \
+        return host_abi_version == WB_PLUGIN_ABI_VERSION ? ::wb::detail::describe<&wb_plugin_def_>() : nullptr;        \
     }

@@ -84,30 +84,30 @@ typedef struct wb_tunable {
 
 /// What the harness passes to prepare / run / finish.
 typedef struct wb_args {
-    uint32_t size;               // sizeof(wb_args) of the harness that built it
-    void* stream;                // hipStream_t of the plugin's platform
-    const wb_param* params;      // family parameters first, then every tunable (defaults filled)
+    uint32_t size;          // sizeof(wb_args) of the harness that built it
+    void* stream;           // hipStream_t of the plugin's platform
+    const wb_param* params; // family parameters first, then every tunable (defaults filled)
     uint32_t n_params;
-    const void* const* in;       // device input buffers, in the family's order; every buffer starts on a 256-byte boundary
+    const void* const* in; // device input buffers, in the family's order; every buffer starts on a 256-byte boundary
     uint32_t n_in;
-    void* const* out;            // device output buffers, in the family's order
-    void* const* host_out;       // host mirrors of `out`: a plugin with `finish` writes these
+    void* const* out;      // device output buffers, in the family's order
+    void* const* host_out; // host mirrors of `out`: a plugin with `finish` writes these
     uint32_t n_out;
-    void* state;                 // what prepare stored (null before prepare, or without one)
-    char* message;               // error or skip reason, written by the plugin
+    void* state;   // what prepare stored (null before prepare, or without one)
+    char* message; // error or skip reason, written by the plugin
     uint32_t message_size;
-    char* note;                  // optional: settings the plugin resolved (e.g. "work_items=...")
+    char* note; // optional: settings the plugin resolved (e.g. "work_items=...")
     uint32_t note_size;
 } wb_args;
 
 typedef struct wb_plugin {
-    uint32_t size;               // sizeof(wb_plugin) of the plugin's build
-    uint32_t abi_version;        // WB_PLUGIN_ABI_VERSION of the plugin's build
+    uint32_t size;        // sizeof(wb_plugin) of the plugin's build
+    uint32_t abi_version; // WB_PLUGIN_ABI_VERSION of the plugin's build
     const char* family;
     const char* variant;
-    const char* summary;         // one line
-    const char* seed;            // the seed section it implements
-    const char* platform;        // "cpu", "amd" or "nvidia"
+    const char* summary;  // one line
+    const char* seed;     // the seed section it implements
+    const char* platform; // "cpu", "amd" or "nvidia"
     const wb_kernel* kernels;
     uint32_t n_kernels;
     const wb_tunable* tunables;

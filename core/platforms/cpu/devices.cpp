@@ -193,9 +193,10 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t* p, int device)
     const std::string khz = read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
     p->clockRate = !khz.empty() ? std::atoi(khz.c_str()) : int(std::atof(cpuinfo_field("cpu MHz").c_str()) * 1000);
     const cpu_devices& d = devices();
-    p->multiProcessorCount = device == std::max(d.current, 0) ? int(the_pool().size())
-                                                 : int(d.cpus.size() * size_t(device + 1) / size_t(d.count) -
-                                                       d.cpus.size() * size_t(device) / size_t(d.count));
+    p->multiProcessorCount = device == std::max(d.current, 0)
+                                 ? int(the_pool().size())
+                                 : int(d.cpus.size() * size_t(device + 1) / size_t(d.count) -
+                                       d.cpus.size() * size_t(device) / size_t(d.count));
     p->maxBlocksPerMultiProcessor = 1; // a worker runs one block at a time
     p->cooperativeLaunch = 1;
     p->l2CacheSize = int(last_level_cache_bytes());
@@ -208,18 +209,41 @@ hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attribute, int
     hipDeviceProp_t p;
     if (const hipError_t e = hipGetDeviceProperties(&p, device); e != hipSuccess) return e;
     switch (attribute) {
-    case hipDeviceAttributeMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
-    case hipDeviceAttributeWarpSize: *value = p.warpSize; break;
-    case hipDeviceAttributeMultiprocessorCount: *value = p.multiProcessorCount; break;
-    case hipDeviceAttributeMaxSharedMemoryPerBlock: *value = int(p.sharedMemPerBlock); break;
-    case hipDeviceAttributeCooperativeLaunch: *value = p.cooperativeLaunch; break;
-    case hipDeviceAttributeComputeCapabilityMajor: *value = p.major; break;
-    case hipDeviceAttributeComputeCapabilityMinor: *value = p.minor; break;
-    case hipDeviceAttributeClockRate: *value = p.clockRate; break;
-    case hipDeviceAttributeL2CacheSize: *value = p.l2CacheSize; break;
-    case hipDeviceAttributeMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
-    case hipDeviceAttributeMaxGridDimX: *value = p.maxGridSize[0]; break;
-    default: return fail(hipErrorInvalidValue);
+    case hipDeviceAttributeMaxThreadsPerBlock:
+        *value = p.maxThreadsPerBlock;
+        break;
+    case hipDeviceAttributeWarpSize:
+        *value = p.warpSize;
+        break;
+    case hipDeviceAttributeMultiprocessorCount:
+        *value = p.multiProcessorCount;
+        break;
+    case hipDeviceAttributeMaxSharedMemoryPerBlock:
+        *value = int(p.sharedMemPerBlock);
+        break;
+    case hipDeviceAttributeCooperativeLaunch:
+        *value = p.cooperativeLaunch;
+        break;
+    case hipDeviceAttributeComputeCapabilityMajor:
+        *value = p.major;
+        break;
+    case hipDeviceAttributeComputeCapabilityMinor:
+        *value = p.minor;
+        break;
+    case hipDeviceAttributeClockRate:
+        *value = p.clockRate;
+        break;
+    case hipDeviceAttributeL2CacheSize:
+        *value = p.l2CacheSize;
+        break;
+    case hipDeviceAttributeMaxBlockDimX:
+        *value = p.maxThreadsDim[0];
+        break;
+    case hipDeviceAttributeMaxGridDimX:
+        *value = p.maxGridSize[0];
+        break;
+    default:
+        return fail(hipErrorInvalidValue);
     }
     return hipSuccess;
 }

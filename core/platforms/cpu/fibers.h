@@ -85,7 +85,8 @@ public:
 #ifdef WAVEBENCH_ASAN_FIBERS
         // A fiber's first frames never return (it ends by jumping away): their poisoned
         // redzones would stay, and trip the next fiber that runs on this stack.
-        for (size_t k = 0; k < used_; ++k) ASAN_UNPOISON_MEMORY_REGION(stacks_[k].top - stacks_[k].size, stacks_[k].size);
+        for (size_t k = 0; k < used_; ++k)
+            ASAN_UNPOISON_MEMORY_REGION(stacks_[k].top - stacks_[k].size, stacks_[k].size);
 #endif
         used_ = 0;
     }
@@ -93,7 +94,8 @@ public:
     bool intact() const noexcept
     {
         for (size_t k = 0; k < used_; ++k)
-            if (*reinterpret_cast<const uint64_t*>(stacks_[k].top - stacks_[k].size - canary_bytes) != canary) return false;
+            if (*reinterpret_cast<const uint64_t*>(stacks_[k].top - stacks_[k].size - canary_bytes) != canary)
+                return false;
         return true;
     }
     size_t stack_bytes() const { return size_; }

@@ -45,8 +45,14 @@ struct Tok {
     std::string s; // Ident and Punct: the spelling without line splices
 };
 
-struct Error { size_t at; std::string what; };
-struct Edit { size_t b, e; std::string text; }; // the source [b, e) becomes text
+struct Error {
+    size_t at;
+    std::string what;
+};
+struct Edit {
+    size_t b, e;
+    std::string text;
+}; // the source [b, e) becomes text
 
 bool digit(char c) { return c >= '0' && c <= '9'; }
 bool ident_char(char c)
@@ -57,15 +63,20 @@ bool ident_char(char c)
 bool keyword(std::string_view w)
 {
     static const std::set<std::string_view> words = {
-        "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
-        "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
-        "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
-        "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
-        "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
-        "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
-        "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
-        "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
-        "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
+        "alignas",     "alignof",   "and",        "and_eq",    "asm",      "auto",         "bitand",
+        "bitor",       "bool",      "break",      "case",      "catch",    "char",         "char8_t",
+        "char16_t",    "char32_t",  "class",      "compl",     "concept",  "const",        "consteval",
+        "constexpr",   "constinit", "const_cast", "continue",  "co_await", "co_return",    "co_yield",
+        "decltype",    "default",   "delete",     "do",        "double",   "dynamic_cast", "else",
+        "enum",        "explicit",  "export",     "extern",    "false",    "float",        "for",
+        "friend",      "goto",      "if",         "inline",    "int",      "long",         "mutable",
+        "namespace",   "new",       "noexcept",   "not",       "not_eq",   "nullptr",      "operator",
+        "or",          "or_eq",     "private",    "protected", "public",   "register",     "reinterpret_cast",
+        "requires",    "return",    "short",      "signed",    "sizeof",   "static",       "static_assert",
+        "static_cast", "struct",    "switch",     "template",  "this",     "thread_local", "throw",
+        "true",        "try",       "typedef",    "typeid",    "typename", "union",        "unsigned",
+        "using",       "virtual",   "void",       "volatile",  "wchar_t",  "while",        "xor",
+        "xor_eq"};
     return words.count(w) != 0;
 }
 
@@ -105,8 +116,10 @@ std::pair<size_t, size_t> pp_number(const Src& S, size_t p)
         char d = S.s[r];
         size_t r2 = S.nx(r);
         bool sign = (d == '+' || d == '-') && (prev == 'e' || prev == 'E' || prev == 'p' || prev == 'P');
-        if (d == '\'' && r2 < S.n() && ident_char(S.s[r2])) d = S.s[r = r2], r2 = S.nx(r);
-        else if (!ident_char(d) && d != '.' && !sign) break;
+        if (d == '\'' && r2 < S.n() && ident_char(S.s[r2]))
+            d = S.s[r = r2], r2 = S.nx(r);
+        else if (!ident_char(d) && d != '.' && !sign)
+            break;
         prev = d, last = r, r = r2;
     }
     return {last, r};
@@ -199,9 +212,12 @@ public:
         for (size_t i = 0; i < T.size(); ++i) {
             if (i > 0 && T[i].region != T[i - 1].region) lo = static_cast<long>(i);
             size_t end = i;
-            if (launch_at(i)) edits.push_back(launch(i, end));
-            else if (is(i, "extern") && is(i + 1, "__shared__")) edits.push_back(shared(i, end));
-            else continue;
+            if (launch_at(i))
+                edits.push_back(launch(i, end));
+            else if (is(i, "extern") && is(i + 1, "__shared__"))
+                edits.push_back(shared(i, end));
+            else
+                continue;
             if (edits.size() > 1 && edits.back().b < edits[edits.size() - 2].e)
                 throw Error{T[i].b, "the kernel expression overlaps the launch before it; parenthesize the kernel"};
             i = end;
@@ -220,7 +236,7 @@ private:
     bool is(size_t k, std::string_view s) const { return k < T.size() && T[k].s == s; } // s: not empty
     char punct(size_t k) const { return T[k].kind == Tok::Punct && T[k].s.size() == 1 ? T[k].s[0] : 0; }
     bool glued(size_t k) const { return S.sk(T[k].e) == T[k + 1].b; } // no space between k and k + 1
-    bool triple(size_t k, std::string_view c) const // `ccc`
+    bool triple(size_t k, std::string_view c) const                   // `ccc`
     {
         return is(k, c) && is(k + 1, c) && is(k + 2, c) && glued(k) && glued(k + 1);
     }
@@ -252,11 +268,14 @@ private:
     long angle_open(long k) const // k closes a template argument list: its `<`
     {
         for (int depth = 0; k >= lo; --k) {
-            if (bk(k, ">")) ++depth;
-            else if (bk(k, "<") && --depth == 0) return k;
+            if (bk(k, ">"))
+                ++depth;
+            else if (bk(k, "<") && --depth == 0)
+                return k;
             else if (bk(k, ")") || bk(k, "]") || bk(k, "}")) {
                 if ((k = open_of(k)) < 0) return -1;
-            } else if (bk(k, "(") || bk(k, "[") || bk(k, "{") || bk(k, ";")) return -1;
+            } else if (bk(k, "(") || bk(k, "[") || bk(k, "{") || bk(k, ";"))
+                return -1;
         }
         return -1;
     }
@@ -281,15 +300,18 @@ private:
     {
         long s = unit(k);
         while (s >= 0) {
-            if (bk(s - 1, "template") && (bk(s - 2, "::") || bk(s - 2, ".") || bk(s - 2, "->"))) --s;
+            if (bk(s - 1, "template") && (bk(s - 2, "::") || bk(s - 2, ".") || bk(s - 2, "->")))
+                --s;
             else if (bk(s - 1, "#") && bk(s - 2, "#") && glued(s - 2) && s - 3 >= lo && T[s - 3].kind <= Tok::Number)
                 s -= 3; // `a ## b` in a macro
             else if (bk(s - 1, "::")) {
                 long q = name(s - 2);
                 if (q < 0) return s - 1; // the global namespace
                 s = q;
-            } else if (bk(s - 1, ".") || bk(s - 1, "->")) s = unit(s - 2);
-            else break;
+            } else if (bk(s - 1, ".") || bk(s - 1, "->"))
+                s = unit(s - 2);
+            else
+                break;
         }
         return s;
     }
@@ -305,12 +327,15 @@ private:
                                     "make it a statement of its own"};
             if (cfg && open.empty() && triple(j, ">")) return j;
             char c = punct(j);
-            if (c == '(' || c == '[' || c == '{') open += c;
-            else if (c == ')' && open.empty() && !cfg) return j;
+            if (c == '(' || c == '[' || c == '{')
+                open += c;
+            else if (c == ')' && open.empty() && !cfg)
+                return j;
             else if (c == ')' || c == ']' || c == '}') {
                 if (open.empty() || c != (open.back() == '(' ? ')' : open.back() + 2)) break;
                 open.pop_back();
-            } else if (c == ';' && open.find('{') == npos) break;
+            } else if (c == ';' && open.find('{') == npos)
+                break;
         }
         std::string why = cfg ? "launch configuration not closed by `>>>`; end it with `>>>` before the argument list"
                               : "unbalanced argument list; close the kernel's arguments with a matching `)`";
@@ -342,8 +367,10 @@ private:
         std::string out;
         auto gap = [&](size_t x, size_t y) {
             std::string_view g(S.s.data() + x, y - x);
-            if (g.find('\n') == npos) out += g;
-            else out += ' ';
+            if (g.find('\n') == npos)
+                out += g;
+            else
+                out += ' ';
         };
         for (; k < kend; from = T[k++].e) gap(from, T[k].b), out += text(T[k]);
         gap(from, to);
@@ -387,7 +414,8 @@ private:
                                              is(end, "__declspec"));
             if (attr || (is(end, "[") && is(end + 1, "["))) {
                 if ((end = close_of(end + attr, i)) == npos) throw bad;
-            } else keep.push_back(end);
+            } else
+                keep.push_back(end);
         }
         size_t n = keep.size();
         if (n < 4 || !is(keep[n - 1], "]") || !is(keep[n - 2], "[") || T[keep[n - 3]].kind != Tok::Ident ||
@@ -396,15 +424,14 @@ private:
         std::string type;
         for (size_t k = 0, depth = 0; k + 3 < n; ++k) {
             const Tok& t = T[keep[k]];
-            if (is(keep[k], "[") || is(keep[k], "]") || is(keep[k], "=") || (depth == 0 && is(keep[k], ",")))
-                throw bad;
+            if (is(keep[k], "[") || is(keep[k], "]") || is(keep[k], "=") || (depth == 0 && is(keep[k], ","))) throw bad;
             depth += is(keep[k], "<") || is(keep[k], "(");
             depth -= depth > 0 && (is(keep[k], ">") || is(keep[k], ")"));
             if (k > 0 && (keep[k - 1] + 1 != keep[k] || S.sk(T[keep[k - 1]].e) != t.b)) type += ' ';
             type += text(t);
         }
-        std::string t = "static thread_local " + type + "* const " + T[keep[n - 3]].s +
-                        " = ::hip_cpu_dynamic_shared();";
+        std::string t =
+            "static thread_local " + type + "* const " + T[keep[n - 3]].s + " = ::hip_cpu_dynamic_shared();";
         return finish(T[i].b, T[end].e, std::move(t), T[i].pp);
     }
 };
@@ -446,8 +473,8 @@ int main(int argc, char** argv)
         std::cout << usage;
         return 0;
     }
-    bool option = args.size() == 2 && (args[0].empty() || args[0][0] == '-' || args[1].empty() ||
-                                       (args[1][0] == '-' && args[1] != "-"));
+    bool option = args.size() == 2 &&
+                  (args[0].empty() || args[0][0] == '-' || args[1].empty() || (args[1][0] == '-' && args[1] != "-"));
     if (args.size() != 2 || option) {
         std::cerr << "wavebench-hip-rewrite: expected an input file and an output file (or -)\n" << usage;
         return 2;

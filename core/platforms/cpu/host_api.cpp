@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <unordered_map>
 #include <unistd.h>
+#include <unordered_map>
 
 #pragma GCC visibility push(hidden) // the runtime's own: not exported from the library
 namespace cpu_runtime {
@@ -202,25 +202,42 @@ const char* hipGetErrorName(hipError_t e)
 const char* hipGetErrorString(hipError_t e)
 {
     switch (e) {
-    case hipSuccess: return "no error";
-    case hipErrorInvalidValue: return "invalid argument";
-    case hipErrorOutOfMemory: return "out of memory";
-    case hipErrorNotInitialized: return "initialization error";
-    case hipErrorInvalidConfiguration: return "invalid configuration argument";
-    case hipErrorInvalidDevicePointer: return "invalid device pointer";
-    case hipErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
-    case hipErrorInvalidDeviceFunction: return "invalid device function";
-    case hipErrorNoDevice: return "no device";
-    case hipErrorInvalidDevice: return "invalid device ordinal";
-    case hipErrorInvalidHandle: return "invalid resource handle";
-    case hipErrorNotReady: return "device not ready";
-    case hipErrorLaunchOutOfResources: return "too many resources requested for launch";
-    case hipErrorLaunchFailure: return "unspecified launch failure (a lane threw an exception)";
-    case hipErrorNotSupported: return "operation not supported";
-    case hipErrorInvalidSymbol: return "invalid device symbol";
+    case hipSuccess:
+        return "no error";
+    case hipErrorInvalidValue:
+        return "invalid argument";
+    case hipErrorOutOfMemory:
+        return "out of memory";
+    case hipErrorNotInitialized:
+        return "initialization error";
+    case hipErrorInvalidConfiguration:
+        return "invalid configuration argument";
+    case hipErrorInvalidDevicePointer:
+        return "invalid device pointer";
+    case hipErrorInvalidMemcpyDirection:
+        return "invalid copy direction for memcpy";
+    case hipErrorInvalidDeviceFunction:
+        return "invalid device function";
+    case hipErrorNoDevice:
+        return "no device";
+    case hipErrorInvalidDevice:
+        return "invalid device ordinal";
+    case hipErrorInvalidHandle:
+        return "invalid resource handle";
+    case hipErrorNotReady:
+        return "device not ready";
+    case hipErrorLaunchOutOfResources:
+        return "too many resources requested for launch";
+    case hipErrorLaunchFailure:
+        return "unspecified launch failure (a lane threw an exception)";
+    case hipErrorNotSupported:
+        return "operation not supported";
+    case hipErrorInvalidSymbol:
+        return "invalid device symbol";
     case hipErrorCooperativeLaunchTooLarge:
         return "too many blocks in cooperative launch (at most one per worker: multiProcessorCount)";
-    default: return "unknown error";
+    default:
+        return "unknown error";
     }
 }
 

@@ -246,7 +246,8 @@ void worker::open_barrier()
     const bool grid = at_grid_ != 0;
     at_barrier_ = at_grid_ = 0;
     lane_state* st = state_.data();
-    for (unsigned i = 0; i < n_lanes_; ++i) st[i] = st[i] == lane_state::exited ? lane_state::exited : lane_state::runnable;
+    for (unsigned i = 0; i < n_lanes_; ++i)
+        st[i] = st[i] == lane_state::exited ? lane_state::exited : lane_state::runnable;
     // Every lane of the block is at the grid's barrier: wait there for the other blocks
     // (each on its own worker: a cooperative launch has no more blocks than workers).
     if (grid) job_->grid_sync.arrive_and_wait();
@@ -260,7 +261,8 @@ void worker::arrange_wave(unsigned w)
 {
     const unsigned end = std::min(w + warp_, n_lanes_);
     switch (order_mode_) {
-    case hipCpuLaneOrderForward: break;
+    case hipCpuLaneOrderForward:
+        break;
     case hipCpuLaneOrderReverse:
         for (unsigned k = w; k < end; ++k) order_[k] = w + end - 1 - k;
         break;
@@ -328,14 +330,18 @@ int worker::source_lane(int op, int self, int arg, int width) const
     if (width <= 0 || width > int(warp_) || (width & (width - 1))) width = int(warp_);
     const int base = self & ~(width - 1), pos = self - base;
     switch (op) {
-    case hip_cpu_shfl: return base + (arg & (width - 1));
-    case hip_cpu_shfl_up: return pos >= arg ? self - arg : self;
-    case hip_cpu_shfl_down: return pos + arg < width ? self + arg : self;
+    case hip_cpu_shfl:
+        return base + (arg & (width - 1));
+    case hip_cpu_shfl_up:
+        return pos >= arg ? self - arg : self;
+    case hip_cpu_shfl_down:
+        return pos + arg < width ? self + arg : self;
     case hip_cpu_shfl_xor: {
         const int src = self ^ arg;
         return (src & ~(width - 1)) == base ? src : self;
     }
-    default: return self;
+    default:
+        return self;
     }
 }
 

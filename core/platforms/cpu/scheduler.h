@@ -176,7 +176,8 @@ private:
     void enter(unsigned i)
     {
         current_ = i;
-        hip_cpu_tls.thread_idx = dim_x_ == n_lanes_ ? uint3{i, 0, 0} : uint3{i % dim_x_, (i / dim_x_) % (dim_xy_ / dim_x_), i / dim_xy_};
+        hip_cpu_tls.thread_idx =
+            dim_x_ == n_lanes_ ? uint3{i, 0, 0} : uint3{i % dim_x_, (i / dim_x_) % (dim_xy_ / dim_x_), i / dim_xy_};
     }
 
     void set_wave(unsigned w);
@@ -210,11 +211,11 @@ private:
     std::vector<std::byte> shared_;
     // per lane
     std::vector<lane_state> state_;
-    std::vector<void*> sp_;             // its suspended fiber
-    std::vector<stack_bounds> bounds_;  // where its fiber runs
-    std::vector<void*> fake_;           // ASan's fake frames of its fiber while it is switched away from
-    std::vector<lane> lanes_;           // its pending collective
-    std::vector<unsigned> order_;       // the running order: position -> lane
+    std::vector<void*> sp_;                     // its suspended fiber
+    std::vector<stack_bounds> bounds_;          // where its fiber runs
+    std::vector<void*> fake_;                   // ASan's fake frames of its fiber while it is switched away from
+    std::vector<lane> lanes_;                   // its pending collective
+    std::vector<unsigned> order_;               // the running order: position -> lane
     unsigned order_lanes_ = 0, order_warp_ = 0; // what order_ was arranged for
     hipCpuLaneOrder order_arranged_ = hipCpuLaneOrderForward;
     hipCpuLaneOrder order_mode_ = hipCpuLaneOrderForward;
@@ -228,8 +229,8 @@ private:
     unsigned n_lanes_ = 0, dim_x_ = 0, dim_xy_ = 0, warp_ = 64, current_ = 0;
     unsigned wave_ = 0, wave_end_ = 0, pos_ = 0; // the scheduler's place: wavefront, next position to look at
     unsigned in_collective_ = 0, at_barrier_ = 0, at_grid_ = 0; // lanes waiting at each
-    unsigned fibers_ = 0;         // created for the current block
-    bool aborted_ = false;        // no stack for the block's fibers: the block is abandoned
+    unsigned fibers_ = 0;                                       // created for the current block
+    bool aborted_ = false; // no stack for the block's fibers: the block is abandoned
     bool fiber_mode_ = false;
 };
 

@@ -48,9 +48,12 @@ static void run(wb_args* a)
     if (n == 0) return;
     const int* in = wb::in<int>(a, 0);
     switch (items(a)) {
-    case 1: return launch<1>(a, in, sum, n);
-    case 4: return launch<4>(a, in, sum, n);
-    default: return launch<16>(a, in, sum, n);
+    case 1:
+        return launch<1>(a, in, sum, n);
+    case 4:
+        return launch<4>(a, in, sum, n);
+    default:
+        return launch<16>(a, in, sum, n);
     }
 }
 

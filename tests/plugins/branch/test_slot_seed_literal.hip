@@ -13,9 +13,12 @@ __global__ void slot_seed_literal(const uint32_t* in, uint32_t* out, long long n
     uint32_t id = 0;
     if (x < wb::branch::slot_b4) id++;
     if (x < wb::branch::slot_b3) id++;
-    if (x < wb::branch::slot_b2) id++;
-    else if (x < wb::branch::slot_b1) id++;
-    else if (x < wb::branch::slot_b0) id++;
+    if (x < wb::branch::slot_b2)
+        id++;
+    else if (x < wb::branch::slot_b1)
+        id++;
+    else if (x < wb::branch::slot_b0)
+        id++;
     out[i] = id;
 }
 

@@ -19,9 +19,9 @@ namespace wb::branch {
 inline constexpr auto n = int_param::range("n", int64_t(1) << 20, 0, int64_t(1) << 28, "elements");
 inline constexpr auto kernel =
     text_param::of("kernel", "call", "call, mode, slot or subd: the problem a plugin pair solves");
-inline constexpr auto distribution = text_param::of(
-    "distribution", "divergent",
-    "divergent (each element decides its branch) or uniform (every 64 consecutive elements alike)");
+inline constexpr auto distribution =
+    text_param::of("distribution", "divergent",
+                   "divergent (each element decides its branch) or uniform (every 64 consecutive elements alike)");
 
 // ---- call: one long function called with two arguments swapped -------------------------------
 /// "enough arithmetic to dominate": two dependent chains of 64 multiply-adds; e and f in [0.5, 0.9].
@@ -42,22 +42,36 @@ WB_HOST_DEVICE inline int mode_chain(uint32_t r)
 {
     int mode = -1;
     uint32_t type = r & 0x03;
-    if (type == 0x00) mode = 0;
-    else if (type == 0x01) mode = 1;
+    if (type == 0x00)
+        mode = 0;
+    else if (type == 0x01)
+        mode = 1;
     else {
         type = r & 0x1f;
-        if (type == 0x02) mode = 2;
-        else if (type == 0x06) mode = 3;
-        else if (type == 0x0A) mode = 4;
-        else if (type == 0x0E) mode = 5;
-        else if (type == 0x12) mode = 6;
-        else if (type == 0x16) mode = 7;
-        else if (type == 0x1A) mode = 8;
-        else if (type == 0x1E) mode = 9;
-        else if (type == 0x03) mode = 10;
-        else if (type == 0x07) mode = 11;
-        else if (type == 0x0B) mode = 12;
-        else if (type == 0x0F) mode = 13;
+        if (type == 0x02)
+            mode = 2;
+        else if (type == 0x06)
+            mode = 3;
+        else if (type == 0x0A)
+            mode = 4;
+        else if (type == 0x0E)
+            mode = 5;
+        else if (type == 0x12)
+            mode = 6;
+        else if (type == 0x16)
+            mode = 7;
+        else if (type == 0x1A)
+            mode = 8;
+        else if (type == 0x1E)
+            mode = 9;
+        else if (type == 0x03)
+            mode = 10;
+        else if (type == 0x07)
+            mode = 11;
+        else if (type == 0x0B)
+            mode = 12;
+        else if (type == 0x0F)
+            mode = 13;
     }
     return mode;
 }
@@ -70,11 +84,16 @@ constexpr float slot_b0 = 0.965926f, slot_b1 = 0.866025f, slot_b2 = 0.707107f, s
 WB_HOST_DEVICE inline uint32_t slot_chain(float x)
 {
     uint32_t id = 5;
-    if (x >= slot_b0) id = 0;
-    else if (x >= slot_b1) id = 1;
-    else if (x >= slot_b2) id = 2;
-    else if (x >= slot_b3) id = 3;
-    else if (x >= slot_b4) id = 4;
+    if (x >= slot_b0)
+        id = 0;
+    else if (x >= slot_b1)
+        id = 1;
+    else if (x >= slot_b2)
+        id = 2;
+    else if (x >= slot_b3)
+        id = 3;
+    else if (x >= slot_b4)
+        id = 4;
     return id;
 }
 
@@ -111,11 +130,16 @@ enum class problem { call, mode, slot, subd };
 /// The `kernel` parameter's problem; false for a name that is none of them.
 inline bool problem_of(std::string_view name, problem& out)
 {
-    if (name == "call") out = problem::call;
-    else if (name == "mode") out = problem::mode;
-    else if (name == "slot") out = problem::slot;
-    else if (name == "subd") out = problem::subd;
-    else return false;
+    if (name == "call")
+        out = problem::call;
+    else if (name == "mode")
+        out = problem::mode;
+    else if (name == "slot")
+        out = problem::slot;
+    else if (name == "subd")
+        out = problem::subd;
+    else
+        return false;
     return true;
 }
 
@@ -135,7 +159,7 @@ inline uint32_t expected(problem k, const uint32_t* e)
     if (k == problem::mode) return uint32_t(mode_chain(e[0]));
     if (k == problem::slot) return slot_chain(f(e[0]));
     const uint32_t i = e[0] & 15, fn = subd_function[i], arg = subd_argument[i];
-    const float v = fn == 0 ? interior(arg, f(e[1]), f(e[2]), f(e[3]))
+    const float v = fn == 0   ? interior(arg, f(e[1]), f(e[2]), f(e[3]))
                     : fn == 1 ? corner(arg, f(e[1]), f(e[2]), f(e[3]))
                               : edge(arg, f(e[1]), f(e[2]), f(e[3]));
     return std::bit_cast<uint32_t>(v);

@@ -27,8 +27,8 @@ inline constexpr auto p =
     real_param::of("p", 0.5, "probability (random, biased) or advanceable fraction (advanceable)");
 
 // Each chain converges towards a fixed point in (0, 1]: values stay normal floats at any length.
-constexpr float t_mul = 0.75f, t_add = 0.25f;   // path T: v = v * 0.75 + 0.25
-constexpr float f_mul = -0.5f, f_add = 0.75f;   // path F: v = v * -0.5 + 0.75
+constexpr float t_mul = 0.75f, t_add = 0.25f;    // path T: v = v * 0.75 + 0.25
+constexpr float f_mul = -0.5f, f_add = 0.75f;    // path F: v = v * -0.5 + 0.75
 constexpr float n_mul = 0.875f, n_add = 0.0625f; // the non-branch work
 
 /// The iteration's starting value, in [0, 1): 24 random bits of (lane, i), scaled exactly.

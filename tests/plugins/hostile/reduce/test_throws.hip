@@ -6,8 +6,4 @@
 
 static void run(wb_args*) { throw std::logic_error("test_throws: thrown from run"); }
 
-WB_PLUGIN({.family = "reduce",
-           .variant = "test_throws",
-           .summary = "throws in run",
-           .seed = "none",
-           .run = run})
+WB_PLUGIN({.family = "reduce", .variant = "test_throws", .summary = "throws in run", .seed = "none", .run = run})

@@ -41,9 +41,15 @@ public:
     void sync(std::source_location l = std::source_location::current()) const
     {
         switch (kind_) {
-        case detail::kind::block: __syncthreads(); break;
-        case detail::kind::grid: hip_cpu_grid_sync(); break;
-        default: __syncwarp(~0ull, l); break; // a tile or coalesced group lies within one wavefront
+        case detail::kind::block:
+            __syncthreads();
+            break;
+        case detail::kind::grid:
+            hip_cpu_grid_sync();
+            break;
+        default:
+            __syncwarp(~0ull, l);
+            break; // a tile or coalesced group lies within one wavefront
         }
     }
 
@@ -105,7 +111,8 @@ public:
     {
         return __shfl(var, src_rank, int(N), l);
     }
-    template <class T> T shfl_down(T var, unsigned delta, std::source_location l = std::source_location::current()) const
+    template <class T>
+    T shfl_down(T var, unsigned delta, std::source_location l = std::source_location::current()) const
     {
         return __shfl_down(var, delta, int(N), l);
     }
@@ -152,7 +159,8 @@ public:
     {
         return __shfl(var, lane_of(src_rank % size_), warpSize, l);
     }
-    template <class T> T shfl_down(T var, unsigned delta, std::source_location l = std::source_location::current()) const
+    template <class T>
+    T shfl_down(T var, unsigned delta, std::source_location l = std::source_location::current()) const
     {
         const unsigned long long to = rank_ + delta;
         return __shfl(var, to < size_ ? lane_of(unsigned(to)) : int(__lane_id()), warpSize, l);

@@ -50,15 +50,11 @@ struct dim3 {
     constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
 };
 
-#define WB_CPU_VECTOR2(T, N)                                                                       \
-    struct alignas(2 * sizeof(T)) N##2 {                                                           \
-        T x, y;                                                                                    \
-    };                                                                                             \
+#define WB_CPU_VECTOR2(T, N)                                                                                           \
+    struct alignas(2 * sizeof(T)) N##2 { T x, y; };                                                                    \
     inline N##2 make_##N##2(T x, T y) { return {x, y}; }
-#define WB_CPU_VECTOR4(T, N)                                                                       \
-    struct alignas(4 * sizeof(T)) N##4 {                                                           \
-        T x, y, z, w;                                                                              \
-    };                                                                                             \
+#define WB_CPU_VECTOR4(T, N)                                                                                           \
+    struct alignas(4 * sizeof(T)) N##4 { T x, y, z, w; };                                                              \
     inline N##4 make_##N##4(T x, T y, T z, T w) { return {x, y, z, w}; }
 WB_CPU_VECTOR2(int, int)
 WB_CPU_VECTOR4(int, int)
@@ -187,13 +183,12 @@ struct hip_cpu_launch_config {
 /// much as a small kernel), until one of them reaches a barrier or a collective. `flatten` inlines
 /// the kernel itself into the loop too: a lane then returns from its last barrier through frames
 /// that the runtime's own switch keeps predictable.
-template <class F>
-inline hipError_t hip_cpu_launch_kernel(const hip_cpu_launch_config& c, F&& lane, unsigned flags = 0)
+template <class F> inline hipError_t hip_cpu_launch_kernel(const hip_cpu_launch_config& c, F&& lane, unsigned flags = 0)
 {
     using closure_t = std::remove_reference_t<F>;
     return hip_cpu_launch(
         c.grid, c.block, c.shared_bytes, c.stream, flags,
-        [](void* f, unsigned count) __attribute__((flatten)) -> unsigned {
+        [](void* f, unsigned count) __attribute__((flatten))->unsigned {
             closure_t& run = *static_cast<closure_t*>(f);
             uint3& t = hip_cpu_tls.thread_idx;
             for (unsigned k = 1;; ++k) {
@@ -214,8 +209,8 @@ inline hipError_t hip_cpu_launch_kernel(const hip_cpu_launch_config& c, F&& lane
 // cost a load; an argument with a side effect, such as `i++`, has it once per lane). A kernel
 // name with a comma (`kern<T, Op>`) is wrapped in HIP_KERNEL_NAME(...) or parentheses, as HIP
 // requires. `kernel<<<...>>>(args)` is rewritten into the same call by wavebench-hip-rewrite.
-#define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...)                          \
-    ::hip_cpu_launch_kernel(::hip_cpu_launch_config((grid), (block), (shared_bytes), (stream)),   \
+#define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...)                                             \
+    ::hip_cpu_launch_kernel(::hip_cpu_launch_config((grid), (block), (shared_bytes), (stream)),                        \
                             [&]() { kernel(__VA_ARGS__); })
 
 /// hipLaunchCooperativeKernel: a launch whose blocks all run at once, so that they can meet in
@@ -227,11 +222,13 @@ inline hipError_t hipLaunchCooperativeKernel(void (*kernel)(P...), dim3 grid, di
                                              size_t shared_bytes = 0, hipStream_t stream = nullptr)
 {
     if (!kernel || (sizeof...(P) > 0 && !args)) return hip_cpu_fail(hipErrorInvalidValue);
-    auto call = [&]<size_t... I>(std::index_sequence<I...>) {
+    auto call = [&]<size_t... I>(std::index_sequence<I...>)
+    {
         kernel(*static_cast<std::remove_reference_t<P>*>(args[I])...);
     };
-    return hip_cpu_launch_kernel(hip_cpu_launch_config(grid, block, shared_bytes, stream),
-                                 [&]() { call(std::index_sequence_for<P...>{}); }, hip_cpu_launch_cooperative);
+    return hip_cpu_launch_kernel(
+        hip_cpu_launch_config(grid, block, shared_bytes, stream), [&]() { call(std::index_sequence_for<P...>{}); },
+        hip_cpu_launch_cooperative);
 }
 inline hipError_t hipLaunchCooperativeKernel(const void*, dim3, dim3, void**, size_t = 0, hipStream_t = nullptr)
 {
@@ -257,8 +254,8 @@ template <class F>
 inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, F* func, int block_size,
                                                                size_t dynamic_shared_bytes)
 {
-    return hipOccupancyMaxActiveBlocksPerMultiprocessor(blocks, reinterpret_cast<const void*>(func),
-                                                        block_size, dynamic_shared_bytes);
+    return hipOccupancyMaxActiveBlocksPerMultiprocessor(blocks, reinterpret_cast<const void*>(func), block_size,
+                                                        dynamic_shared_bytes);
 }
 
 /// The block size with the most resident lanes, and the grid that fills the device with it. A
@@ -273,8 +270,8 @@ inline hipError_t hipOccupancyMaxPotentialBlockSize(int* grid_size, int* block_s
     hipDeviceProp_t p;
     if (const hipError_t e = hipGetDeviceProperties(&p, 0); e != hipSuccess) return e;
     if (dynamic_shared_bytes > p.sharedMemPerBlock) return hip_cpu_fail(hipErrorInvalidValue);
-    *block_size = block_size_limit > 0 && block_size_limit < p.maxThreadsPerBlock ? block_size_limit
-                                                                                    : p.maxThreadsPerBlock;
+    *block_size =
+        block_size_limit > 0 && block_size_limit < p.maxThreadsPerBlock ? block_size_limit : p.maxThreadsPerBlock;
     *grid_size = p.multiProcessorCount;
     return hipSuccess;
 }
@@ -287,7 +284,7 @@ struct hip_cpu_symbol {
 };
 template <class T> inline hip_cpu_symbol hip_cpu_symbol_of(T& variable)
 {
-    return {const_cast<void*>(static_cast<const volatile void*>(&variable)) , sizeof(T)};
+    return {const_cast<void*>(static_cast<const volatile void*>(&variable)), sizeof(T)};
 }
 #define HIP_SYMBOL(X) ::hip_cpu_symbol_of(X)
 
@@ -388,8 +385,8 @@ inline float __uint_as_float(unsigned x) { return std::bit_cast<float>(x); }
 using std::fmaf; // rounded once, as on the GPUs
 
 // The integer and floating-point max and min that HIP device code calls unqualified.
-#define WB_CPU_MIN_MAX(T)                                                                          \
-    inline T max(T a, T b) { return a < b ? b : a; }                                               \
+#define WB_CPU_MIN_MAX(T)                                                                                              \
+    inline T max(T a, T b) { return a < b ? b : a; }                                                                   \
     inline T min(T a, T b) { return b < a ? b : a; }
 WB_CPU_MIN_MAX(int)
 WB_CPU_MIN_MAX(unsigned)
@@ -517,22 +514,22 @@ template <class T, class F> inline T cas_loop(T* address, F update)
 }
 } // namespace hip_cpu_detail
 
-#define WB_CPU_INTEGER_ATOMICS(T)                                                                  \
-    inline T atomicAdd(T* a, T v) { return __atomic_fetch_add(a, v, __ATOMIC_RELAXED); }           \
-    inline T atomicSub(T* a, T v) { return __atomic_fetch_sub(a, v, __ATOMIC_RELAXED); }           \
-    inline T atomicExch(T* a, T v) { return __atomic_exchange_n(a, v, __ATOMIC_RELAXED); }         \
-    inline T atomicMax(T* a, T v)                                                                  \
-    {                                                                                              \
-        return hip_cpu_detail::cas_loop(a, [v](T o) { return o < v ? v : o; });                    \
-    }                                                                                              \
-    inline T atomicMin(T* a, T v)                                                                  \
-    {                                                                                              \
-        return hip_cpu_detail::cas_loop(a, [v](T o) { return v < o ? v : o; });                    \
-    }                                                                                              \
-    inline T atomicCAS(T* a, T compare, T v)                                                       \
-    {                                                                                              \
-        __atomic_compare_exchange_n(a, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);    \
-        return compare;                                                                            \
+#define WB_CPU_INTEGER_ATOMICS(T)                                                                                      \
+    inline T atomicAdd(T* a, T v) { return __atomic_fetch_add(a, v, __ATOMIC_RELAXED); }                               \
+    inline T atomicSub(T* a, T v) { return __atomic_fetch_sub(a, v, __ATOMIC_RELAXED); }                               \
+    inline T atomicExch(T* a, T v) { return __atomic_exchange_n(a, v, __ATOMIC_RELAXED); }                             \
+    inline T atomicMax(T* a, T v)                                                                                      \
+    {                                                                                                                  \
+        return hip_cpu_detail::cas_loop(a, [v](T o) { return o < v ? v : o; });                                        \
+    }                                                                                                                  \
+    inline T atomicMin(T* a, T v)                                                                                      \
+    {                                                                                                                  \
+        return hip_cpu_detail::cas_loop(a, [v](T o) { return v < o ? v : o; });                                        \
+    }                                                                                                                  \
+    inline T atomicCAS(T* a, T compare, T v)                                                                           \
+    {                                                                                                                  \
+        __atomic_compare_exchange_n(a, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);                        \
+        return compare;                                                                                                \
     }
 WB_CPU_INTEGER_ATOMICS(int)
 WB_CPU_INTEGER_ATOMICS(unsigned)
@@ -581,6 +578,6 @@ inline float atomicExch(float* a, float v)
 }
 inline float atomicCAS(float* a, float compare, float v)
 {
-    return hip_cpu_detail::bits_float(atomicCAS(reinterpret_cast<unsigned*>(a), hip_cpu_detail::float_bits(compare),
-                                                hip_cpu_detail::float_bits(v)));
+    return hip_cpu_detail::bits_float(
+        atomicCAS(reinterpret_cast<unsigned*>(a), hip_cpu_detail::float_bits(compare), hip_cpu_detail::float_bits(v)));
 }

@@ -21,14 +21,17 @@ static_assert(int(hipErrorInvalidValue) == int(cudaErrorInvalidValue) &&
                   int(hipErrorInvalidMemcpyDirection) == int(cudaErrorInvalidMemcpyDirection) &&
                   int(hipErrorInsufficientDriver) == int(cudaErrorInsufficientDriver) &&
                   int(hipErrorInvalidDeviceFunction) == int(cudaErrorInvalidDeviceFunction) &&
-                  int(hipErrorNoDevice) == int(cudaErrorNoDevice) && int(hipErrorInvalidDevice) == int(cudaErrorInvalidDevice) &&
+                  int(hipErrorNoDevice) == int(cudaErrorNoDevice) &&
+                  int(hipErrorInvalidDevice) == int(cudaErrorInvalidDevice) &&
                   int(hipErrorInvalidImage) == int(cudaErrorInvalidKernelImage) &&
                   int(hipErrorInvalidHandle) == int(cudaErrorInvalidResourceHandle) &&
-                  int(hipErrorNotReady) == int(cudaErrorNotReady) && int(hipErrorIllegalAddress) == int(cudaErrorIllegalAddress) &&
+                  int(hipErrorNotReady) == int(cudaErrorNotReady) &&
+                  int(hipErrorIllegalAddress) == int(cudaErrorIllegalAddress) &&
                   int(hipErrorLaunchOutOfResources) == int(cudaErrorLaunchOutOfResources) &&
                   int(hipErrorLaunchTimeOut) == int(cudaErrorLaunchTimeout) &&
                   int(hipErrorLaunchFailure) == int(cudaErrorLaunchFailure) &&
-                  int(hipErrorNotSupported) == int(cudaErrorNotSupported) && int(hipErrorUnknown) == int(cudaErrorUnknown) &&
+                  int(hipErrorNotSupported) == int(cudaErrorNotSupported) &&
+                  int(hipErrorUnknown) == int(cudaErrorUnknown) &&
                   int(hipErrorInvalidSymbol) == int(cudaErrorInvalidSymbol) &&
                   int(hipErrorCooperativeLaunchTooLarge) == int(cudaErrorCooperativeLaunchTooLarge),
               "HIP error values must equal CUDA's");
@@ -164,16 +167,9 @@ inline hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, const void* func
 {
     cudaFuncAttributes c;
     if (cudaError_t e = cudaFuncGetAttributes(&c, func); e != cudaSuccess) return hip_from_cuda(e);
-    *attr = hipFuncAttributes{c.binaryVersion,
-                              c.cacheModeCA,
-                              c.constSizeBytes,
-                              c.localSizeBytes,
-                              c.maxDynamicSharedSizeBytes,
-                              c.maxThreadsPerBlock,
-                              c.numRegs,
-                              c.preferredShmemCarveout,
-                              c.ptxVersion,
-                              c.sharedSizeBytes};
+    *attr = hipFuncAttributes{
+        c.binaryVersion,      c.cacheModeCA, c.constSizeBytes,         c.localSizeBytes, c.maxDynamicSharedSizeBytes,
+        c.maxThreadsPerBlock, c.numRegs,     c.preferredShmemCarveout, c.ptxVersion,     c.sharedSizeBytes};
     return hipSuccess;
 }
 template <class F> inline hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, F* func)
@@ -198,18 +194,41 @@ inline hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attribu
 {
     cudaDeviceAttr a;
     switch (attribute) {
-    case hipDeviceAttributeMaxThreadsPerBlock: a = cudaDevAttrMaxThreadsPerBlock; break;
-    case hipDeviceAttributeWarpSize: a = cudaDevAttrWarpSize; break;
-    case hipDeviceAttributeMultiprocessorCount: a = cudaDevAttrMultiProcessorCount; break;
-    case hipDeviceAttributeMaxSharedMemoryPerBlock: a = cudaDevAttrMaxSharedMemoryPerBlock; break;
-    case hipDeviceAttributeCooperativeLaunch: a = cudaDevAttrCooperativeLaunch; break;
-    case hipDeviceAttributeComputeCapabilityMajor: a = cudaDevAttrComputeCapabilityMajor; break;
-    case hipDeviceAttributeComputeCapabilityMinor: a = cudaDevAttrComputeCapabilityMinor; break;
-    case hipDeviceAttributeClockRate: a = cudaDevAttrClockRate; break;
-    case hipDeviceAttributeL2CacheSize: a = cudaDevAttrL2CacheSize; break;
-    case hipDeviceAttributeMaxBlockDimX: a = cudaDevAttrMaxBlockDimX; break;
-    case hipDeviceAttributeMaxGridDimX: a = cudaDevAttrMaxGridDimX; break;
-    default: return hipErrorInvalidValue;
+    case hipDeviceAttributeMaxThreadsPerBlock:
+        a = cudaDevAttrMaxThreadsPerBlock;
+        break;
+    case hipDeviceAttributeWarpSize:
+        a = cudaDevAttrWarpSize;
+        break;
+    case hipDeviceAttributeMultiprocessorCount:
+        a = cudaDevAttrMultiProcessorCount;
+        break;
+    case hipDeviceAttributeMaxSharedMemoryPerBlock:
+        a = cudaDevAttrMaxSharedMemoryPerBlock;
+        break;
+    case hipDeviceAttributeCooperativeLaunch:
+        a = cudaDevAttrCooperativeLaunch;
+        break;
+    case hipDeviceAttributeComputeCapabilityMajor:
+        a = cudaDevAttrComputeCapabilityMajor;
+        break;
+    case hipDeviceAttributeComputeCapabilityMinor:
+        a = cudaDevAttrComputeCapabilityMinor;
+        break;
+    case hipDeviceAttributeClockRate:
+        a = cudaDevAttrClockRate;
+        break;
+    case hipDeviceAttributeL2CacheSize:
+        a = cudaDevAttrL2CacheSize;
+        break;
+    case hipDeviceAttributeMaxBlockDimX:
+        a = cudaDevAttrMaxBlockDimX;
+        break;
+    case hipDeviceAttributeMaxGridDimX:
+        a = cudaDevAttrMaxGridDimX;
+        break;
+    default:
+        return hipErrorInvalidValue;
     }
     return hip_from_cuda(cudaDeviceGetAttribute(value, a, device));
 }
@@ -248,8 +267,8 @@ inline hipError_t hipMemcpyToSymbolAsync(const T& symbol, const void* src, size_
     return hip_from_cuda(cudaMemcpyToSymbolAsync(symbol, src, bytes, offset, cudaMemcpyKind(kind), stream));
 }
 template <class T>
-inline hipError_t hipMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t bytes, size_t offset,
-                                           hipMemcpyKind kind, hipStream_t stream = 0)
+inline hipError_t hipMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t bytes, size_t offset, hipMemcpyKind kind,
+                                           hipStream_t stream = 0)
 {
     return hip_from_cuda(cudaMemcpyFromSymbolAsync(dst, symbol, bytes, offset, cudaMemcpyKind(kind), stream));
 }
@@ -263,13 +282,13 @@ template <class T> inline hipError_t hipGetSymbolSize(size_t* size, const T& sym
 }
 
 /// HIP's launch macro: nvcc's triple chevrons.
-#define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...)                          \
+#define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...)                                             \
     kernel<<<(grid), (block), (shared_bytes), (stream)>>>(__VA_ARGS__)
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 /// Dynamic shared memory. One extern array for every kernel of a file, so that kernels asking for
 /// different element types do not redeclare it.
-#define HIP_DYNAMIC_SHARED(type, var)                                                              \
-    extern __shared__ __align__(16) unsigned char hip_dynamic_shared_memory[];                     \
+#define HIP_DYNAMIC_SHARED(type, var)                                                                                  \
+    extern __shared__ __align__(16) unsigned char hip_dynamic_shared_memory[];                                         \
     type* var = reinterpret_cast<type*>(hip_dynamic_shared_memory)
 
 // ---- device functions (nvcc only) -------------------------------------------------------------
@@ -278,7 +297,10 @@ template <class T> inline hipError_t hipGetSymbolSize(size_t* size, const T& sym
 // (__activemask()), so a collective inside a branch counts only the lanes that took it.
 // __ballot returns 64 bits, as in HIP; on a 32-wide warp the upper half is zero. CUDA still
 // declares deprecated collectives of these names, so HIP's names are macros onto these.
-__device__ inline unsigned long long hip_nvidia_ballot(int predicate) { return __ballot_sync(__activemask(), predicate); }
+__device__ inline unsigned long long hip_nvidia_ballot(int predicate)
+{
+    return __ballot_sync(__activemask(), predicate);
+}
 __device__ inline int hip_nvidia_any(int predicate) { return __any_sync(__activemask(), predicate); }
 __device__ inline int hip_nvidia_all(int predicate) { return __all_sync(__activemask(), predicate); }
 template <class T> __device__ inline T hip_nvidia_shfl(T var, int src_lane, int width = warpSize)
