@@ -85,6 +85,7 @@ list(TRANSFORM hip_cpu_sources PREPEND ${PROJECT_SOURCE_DIR}/core/platforms/cpu/
 add_library(wavebench_hip_cpu SHARED ${hip_cpu_sources})
 add_library(wavebench::hip_cpu ALIAS wavebench_hip_cpu)
 target_include_directories(wavebench_hip_cpu PUBLIC ${PROJECT_SOURCE_DIR}/core/platforms/cpu/include)
+target_include_directories(wavebench_hip_cpu PRIVATE ${PROJECT_SOURCE_DIR}/core/include) # wavebench/warp_size.h
 target_link_libraries(wavebench_hip_cpu PRIVATE Boost::context Threads::Threads)
 target_compile_options(wavebench_hip_cpu PRIVATE ${WAVEBENCH_WARNINGS})
 set_target_properties(wavebench_hip_cpu PROPERTIES INSTALL_RPATH "\$ORIGIN/bundled" BUILD_WITH_INSTALL_RPATH ON)

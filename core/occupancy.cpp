@@ -87,7 +87,7 @@ std::string amd_target_names()
 //   work-groups are dealt round-robin over the S SIMDs, each work-group carrying on where the
 //   previous one stopped, so W resident work-groups put ceil(W k / S) waves on the busiest SIMD
 //   (LLVM spreads a CU's waves over its SIMDs the same way, and the HIP runtime's
-//   hipOccupancyMaxActiveBlocksPerMultiprocessor counts S L wave_size / the block rounded up to
+//   hipOccupancyMaxActiveBlocksPerMultiprocessor counts S L warp_size / the block rounded up to
 //   waves). They fit while that is at most L:
 //
 //       W <= floor(S L / k)          for each of the three per-SIMD limits L
@@ -110,13 +110,13 @@ amd_occupancy_estimate amd_occupancy(const amd_target& t, const amd_kernel_use& 
     using est = amd_occupancy_estimate;
     est e;
     e.max_waves = t.max_waves;
-    if (k.block_size <= 0 || k.wave_size <= 0) return e;
+    if (k.block_size <= 0 || k.warp_size <= 0) return e;
     const int cus = t.wgp && !k.cu_mode ? 2 : 1; // CUs one work-group may span
     e.simds = t.simds_per_cu * cus;
-    e.group_waves = (k.block_size + k.wave_size - 1) / k.wave_size;
+    e.group_waves = (k.block_size + k.warp_size - 1) / k.warp_size;
 
     // Per SIMD, as LLVM counts them.
-    const bool w32 = k.wave_size == 32;
+    const bool w32 = k.warp_size == 32;
     const int granule = w32 ? t.vgpr_granule32 : t.vgpr_granule64, file = w32 ? t.vgprs32 : t.vgprs64;
     const int vgprs = t.separate_agprs ? std::max(k.vgprs, k.agprs) : k.vgprs;
     e.vgpr_waves = vgprs <= granule ? t.max_waves : std::min(file / int(round_up(vgprs, granule)), t.max_waves);

@@ -65,7 +65,7 @@ struct amd_kernel_use {
     int sgprs = 0;         // .sgpr_count
     int64_t lds_bytes = 0; // static (.group_segment_fixed_size) + dynamic
     int block_size = 0;
-    int wave_size = 64;   // .wavefront_size
+    int warp_size = 64;   // .wavefront_size
     bool cu_mode = false; // gfx10+ built with -mcumode: a work-group stays on one CU (no effect before gfx10)
 };
 

@@ -58,14 +58,14 @@ std::optional<strategy> strategy_of(std::string_view variant)
     return std::nullopt;
 }
 
-simd_steps count_steps(const uint32_t* bits, uint32_t lanes, uint32_t iterations, unsigned width, strategy s,
+simd_steps count_steps(const uint32_t* bits, uint32_t lanes, uint32_t iterations, unsigned warp_size, strategy s,
                        int relief, std::vector<uint64_t>* trace)
 {
-    if (width == 0 || width > 64) throw std::invalid_argument("wavefront width must be 1..64");
+    if (warp_size == 0 || warp_size > 64) throw std::invalid_argument("wavefront width must be 1..64");
     simd_steps r;
-    std::vector<uint32_t> next(width), word(width); // word: the direction word each lane holds
-    for (uint32_t first = 0; first < lanes; first += width) {
-        const unsigned n = unsigned(std::min<uint32_t>(width, lanes - first));
+    std::vector<uint32_t> next(warp_size), word(warp_size); // word: the direction word each lane holds
+    for (uint32_t first = 0; first < lanes; first += warp_size) {
+        const unsigned n = unsigned(std::min<uint32_t>(warp_size, lanes - first));
         auto taken = [&](unsigned j, uint32_t i) { return cv::taken(bits, lanes, first + j, i); };
         auto ran = [&](uint64_t mask) { // one branch execution by these lanes
             ++r.branch;
@@ -219,7 +219,7 @@ std::optional<double> model_issue(const param_map& p, std::string_view variant, 
 {
     const auto s = strategy_of(variant);
     const device_costs* d = costs_for(arch);
-    if (!s || !d || d->width != warp_size) return std::nullopt;
+    if (!s || !d || d->warp_size != warp_size) return std::nullopt;
     if (*s == strategy::baseline) return 1.0;
     const uint32_t* bits = in[0].as<uint32_t>().data();
     const int bl = branch_len_of(p), nbl = nonbranch_len_of(p);

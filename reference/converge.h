@@ -22,7 +22,7 @@ void converge_f32_scalar(const uint32_t* bits, uint32_t lanes, uint32_t iteratio
                          uint32_t* out);
 
 // ---- the SIMD-step model ------------------------------------------------------------------------
-// A wavefront of `width` lanes runs a path once for all its lanes that want it (the others wait,
+// A wavefront of `warp_size` lanes runs a path once for all its lanes that want it (the others wait,
 // masked off). The model replays each strategy's control flow on the branch matrix and counts,
 // summed over wavefronts, the times a branch path and the non-branch code are executed.
 
@@ -52,7 +52,7 @@ struct simd_steps {
 /// `relief`: postpone_majority runs the minority path every relief-th step (0: never).
 /// `trace`, when given, receives for the first wavefront the lanes (bit per lane) that ran each
 /// branch execution, in order.
-simd_steps count_steps(const uint32_t* bits, uint32_t lanes, uint32_t iterations, unsigned width, strategy s,
+simd_steps count_steps(const uint32_t* bits, uint32_t lanes, uint32_t iterations, unsigned warp_size, strategy s,
                        int relief = 0, std::vector<uint64_t>* trace = nullptr);
 
 /// The overhead-aware model (issue 16): instructions issued by the wavefronts, summed over loop

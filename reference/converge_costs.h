@@ -37,7 +37,7 @@ struct step_costs {
 
 struct device_costs {
     std::string_view arch;     // wb_device_info.arch
-    unsigned width;            // the wavefront width the counts are for
+    unsigned warp_size;        // the wavefront width the counts are for
     step_costs by_strategy[4]; // indexed by wb::ref::strategy
 };
 

@@ -92,7 +92,7 @@ BOOST_AUTO_TEST_CASE(a_report_names_the_whole_workgroups_and_what_caps_them)
     // gfx1030 in wave32, judged in WGP mode (hipcc's default): the WGP's 4 SIMDs, 1024 VGPRs per SIMD,
     // 96 VGPRs: 10 waves per SIMD, 40 per WGP: one 1024-item work-group (32 waves), 8 per SIMD.
     k.target = "gfx1030";
-    k.wave_size = 32;
+    k.warp_size = 32;
     r = wb::judge(k, 1024, 0, "test");
     BOOST_REQUIRE(r.occupancy);
     BOOST_CHECK_EQUAL(r.occupancy->waves, 8);

@@ -159,7 +159,7 @@ json kernels_json(const std::vector<kernel>& kernels)
                        {"private_segment_fixed_size", k.scratch},
                        {"vgpr_spill_count", k.vgpr_spills},
                        {"sgpr_spill_count", k.sgpr_spills},
-                       {"wavefront_size", k.wave_size},
+                       {"wavefront_size", k.warp_size},
                        {"max_flat_workgroup_size", k.max_workgroup},
                        {"kernarg_segment_size", k.kernarg_size}});
     return out;

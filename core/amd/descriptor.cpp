@@ -90,7 +90,7 @@ void check_descriptor(const kernel& k, const descriptor& d, const gpu::processor
     if (k.kernarg_size != d.kernarg_size)
         differ(".kernarg_segment_size", k.kernarg_size, d.kernarg_size, "kernarg_size");
     const bool wave32 = d.kernel_code_properties & (1u << 10); // ENABLE_WAVEFRONT_SIZE32
-    if (k.wave_size != (wave32 ? 32 : 64)) differ(".wavefront_size", k.wave_size, wave32 ? 32 : 64, "wavefront size");
+    if (k.warp_size != (wave32 ? 32 : 64)) differ(".wavefront_size", k.warp_size, wave32 ? 32 : 64, "wavefront size");
     // compute_pgm_rsrc1: GRANULATED_WORKITEM_VGPR_COUNT (bits 0-5) and, in granules of 8,
     // GRANULATED_WAVEFRONT_SGPR_COUNT (bits 6-9; 0 allowed from gfx10, where it is reserved).
     const bool unified = p.agpr == gpu::agprs::unified;

@@ -188,10 +188,10 @@ std::vector<kernel> read_kernels(const comgr_data& data)
         x.scratch = *m.number(".private_segment_fixed_size");
         x.vgpr_spills = *m.number(".vgpr_spill_count");
         x.sgpr_spills = *m.number(".sgpr_spill_count");
-        x.wave_size = *m.number(".wavefront_size");
+        x.warp_size = *m.number(".wavefront_size");
         x.max_workgroup = *m.number(".max_flat_workgroup_size");
         x.kernarg_size = *m.number(".kernarg_segment_size");
-        if (x.wave_size != 32 && x.wave_size != 64)
+        if (x.warp_size != 32 && x.warp_size != 64)
             throw bad_input(".wavefront_size", m.kernel + ": .wavefront_size is neither 32 nor 64");
         if (x.max_workgroup < 1 || x.max_workgroup > 1024)
             throw bad_input(".max_flat_workgroup_size", m.kernel + ": .max_flat_workgroup_size is not from 1 to 1024");

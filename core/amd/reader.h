@@ -146,7 +146,7 @@ void check_notes(span notes);
 /// One kernel's figures from the metadata.
 struct kernel {
     std::string name, symbol;
-    int64_t vgprs, sgprs, lds, scratch, vgpr_spills, sgpr_spills, wave_size, max_workgroup, kernarg_size;
+    int64_t vgprs, sgprs, lds, scratch, vgpr_spills, sgpr_spills, warp_size, max_workgroup, kernarg_size;
     std::optional<int64_t> agprs; // LLVM gives none for targets without AGPRs
 };
 

@@ -65,7 +65,7 @@ amd_file_figures figures_of(const json& doc)
             f.sgprs = figure(k, "sgpr_count");
             f.vgpr_spills = figure(k, "vgpr_spill_count");
             f.sgpr_spills = figure(k, "sgpr_spill_count");
-            f.wave_size = figure(k, "wavefront_size");
+            f.warp_size = figure(k, "wavefront_size");
             f.max_workgroup = figure(k, "max_flat_workgroup_size");
             f.lds_bytes = figure(k, "group_segment_fixed_size");
             f.scratch_bytes = figure(k, "private_segment_fixed_size");
@@ -162,7 +162,7 @@ amd_kernel_report judge(const amd_kernel_figures& k, int block_size, int64_t dyn
     // WGP_MODE bit would; a -mcumode build is judged as if in WGP mode).
     if (const amd_target* t = find_amd_target(k.target))
         r.occupancy =
-            amd_occupancy(*t, {k.vgprs, k.agprs, k.sgprs, k.lds_bytes + dynamic_lds, block_size, k.wave_size});
+            amd_occupancy(*t, {k.vgprs, k.agprs, k.sgprs, k.lds_bytes + dynamic_lds, block_size, k.warp_size});
     return r;
 }
 
@@ -207,7 +207,7 @@ json to_json(const amd_kernel_report& r)
             {"scratch_bytes", k.scratch_bytes},
             {"vgpr_spills", k.vgpr_spills},
             {"sgpr_spills", k.sgpr_spills},
-            {"wavefront_size", k.wave_size},
+            {"wavefront_size", k.warp_size},
             {"max_workgroup_size", k.max_workgroup},
             {"occupancy", occ}};
 }

@@ -23,7 +23,7 @@ struct amd_kernel_figures {
     std::string symbol; // as in the code object ("_Z13reduce_atomicPKiPim")
     std::string name;   // the function's own name ("reduce_atomic")
     int vgprs = 0, agprs = 0, sgprs = 0, vgpr_spills = 0, sgpr_spills = 0;
-    int wave_size = 64, max_workgroup = 1024;
+    int warp_size = 64, max_workgroup = 1024;
     int64_t lds_bytes = 0, scratch_bytes = 0;
     std::vector<std::string> instructions; // the disassembly, when read with it
     std::string instructions_missing;      // why there is none, when asked for

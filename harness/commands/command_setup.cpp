@@ -16,7 +16,8 @@ void add_platform_options(CLI::App* cmd, platform_options& o)
     cmd->add_option("--device", o.device, "device index (exit status 4 when the platform has no such device)")
         ->capture_default_str()
         ->check(integer(0, 1 << 20));
-    cmd->add_option("--warp-size", o.warp_size, "cpu platform: wavefront width, 32 or 64 (default 64)")
+    cmd->add_option("--warp-size", o.warp_size,
+                    "cpu platform: wavefront width, 32 or 64 (default " + std::to_string(cpu_default_warp_size) + ")")
         ->check(one_of({32, 64}));
     cmd->add_option("--lane-order", o.lane_order,
                     "cpu platform: the order a wavefront's lanes run in between synchronization points: forward "

@@ -153,7 +153,7 @@ void print_table(std::ostream& os, const inspected& f)
         std::snprintf(line, sizeof line, "  %-9s %-22s %6s %5d %5d %5d %6lld %7lld %3d/%-3d %4d %6d %3s %s",
                       k.target.c_str(), name.c_str(), block.c_str(), k.vgprs, k.agprs, k.sgprs,
                       (long long)(k.lds_bytes + r.dynamic_lds_bytes), (long long)k.scratch_bytes, k.vgpr_spills,
-                      k.sgpr_spills, k.wave_size, k.max_workgroup, groups.c_str(), occ.c_str());
+                      k.sgpr_spills, k.warp_size, k.max_workgroup, groups.c_str(), occ.c_str());
         os << line << "\n";
     }
     os << "\n";

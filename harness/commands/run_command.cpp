@@ -300,7 +300,7 @@ int run_command(const run_options& o)
     auto p = open_platform(po);
     plugin_registry reg(p->kind());
     const auto files = find_plugin_files(reg, po.plugin_dirs);
-    const int warp = p->kind() == platform_kind::cpu ? po.warp_size : 0;
+    const int warp = warp_size_to_ask(p->kind() == platform_kind::cpu, po.warp_size);
     const std::vector<run_device> devices =
         o.devices.empty() ? std::vector<run_device>{{po.device, p->device()}} : devices_of(*p, o.devices, warp);
     if (po.in_process && devices.size() > 1)

@@ -40,7 +40,7 @@ std::shared_ptr<platform> open_any_platform(const platform_options& o)
         const std::string name = to_string(kind);
         try {
             auto p = platform::load(kind);
-            p->init(o.device, p->kind() == platform_kind::cpu ? o.warp_size : 0);
+            p->init(o.device, warp_size_to_ask(p->kind() == platform_kind::cpu, o.warp_size));
             return p;
         } catch (const no_device& e) {
             why += "\n  " + name + ": " + e.what();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "harness/platform/platform.h"
+#include "wavebench/warp_size.h"
 
 #include <memory>
 #include <string>

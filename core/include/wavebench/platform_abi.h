@@ -60,7 +60,8 @@ typedef struct wb_platform {
     uint32_t size;
     uint32_t abi_version;
     const char* name; // "cpu", "amd", "nvidia"
-    /// Selects the device. warp_size 0 keeps the default; only cpu accepts another (32 or 64).
+    /// Selects the device. warp_size 0 keeps the default; only cpu accepts another (32 or 64:
+    /// wavebench/warp_size.h).
     /// Returns a WB_PLATFORM_* status; unless it is WB_PLATFORM_OK, *message says why (valid
     /// until the next call on the thread).
     int32_t (*init)(int32_t device, int32_t warp_size, const char** message);

@@ -3,6 +3,7 @@
 #include "pool.h"
 #include "runtime_common.h"
 #include "scheduler.h"
+#include "wavebench/warp_size.h"
 
 #include <algorithm>
 #include <chrono>
@@ -265,7 +266,7 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void*
 
 hipError_t hipCpuSetWarpSize(int warp_size)
 {
-    if (warp_size != 32 && warp_size != 64) return fail(hipErrorInvalidValue);
+    if (!wb::cpu_warp_size_allowed(warp_size)) return fail(hipErrorInvalidValue);
     if (tl_worker) return fail(hipErrorNotSupported);
     std::lock_guard lock(launch_mutex());
     hip_cpu_warp_size = warp_size;

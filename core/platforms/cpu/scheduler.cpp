@@ -3,6 +3,8 @@
 // completes a wavefront's collectives.
 #include "scheduler.h"
 
+#include "wavebench/warp_size.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -10,7 +12,7 @@
 extern "C" {
 __attribute__((visibility("default"))) __thread hip_cpu_tls_t hip_cpu_tls
     __attribute__((tls_model("initial-exec"))) = {};
-__attribute__((visibility("default"))) int hip_cpu_warp_size = 64;
+__attribute__((visibility("default"))) int hip_cpu_warp_size = wb::cpu_default_warp_size;
 }
 
 #pragma GCC visibility push(hidden) // the runtime's own: not exported from the library
