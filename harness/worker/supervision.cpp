@@ -46,6 +46,10 @@ worker_executor::worker_executor(const platform_options& po, const worker_execut
 bool worker_executor::start(std::vector<fs::path> files, plugin_registry* registry, std::string& why)
 {
     const auto t0 = std::chrono::steady_clock::now();
+    // A plugin's corrupt relocations or destructors can write anywhere in the worker, the stage it
+    // publishes too: a crash that names no file is tried again in a fresh worker (its addresses
+    // differ), where it usually names one, before the load is given up.
+    int unplaced = 0;
     for (;;) {
         worker_ = std::make_unique<worker_process>(po_);
         {
@@ -104,6 +108,7 @@ bool worker_executor::start(std::vector<fs::path> files, plugin_registry* regist
         const std::string said = last_line_note(worker_->last_line());
         worker_.reset();
         if (at < 0 || size_t(at) >= files.size()) {
+            if (how != worker_process::outcome::timed_out && !files.empty() && ++unplaced < 4) continue;
             why = "a worker process (wavebench worker --platform " + po_.name +
                   ") ended before loading plugins: " + ended + said;
             return false;
