@@ -41,7 +41,8 @@ def layer_of(path):
 def long_functions(path):
     """(first line, lines) of each brace-delimited body opened by a line that is only '{' and that
     follows a line ending in ')' or a const/override/noexcept qualifier: a function's body."""
-    lines = open(path, encoding="utf-8").read().split("\n")
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
     found = []
     for i, line in enumerate(lines):
         if line.strip() != "{" or i == 0:

@@ -27,6 +27,32 @@ std::string last_line_note(const std::string& line)
     return line.empty() ? "" : "; its last line on stderr: " + shown(line, 400);
 }
 
+/// The files a worker's catalog says it loaded. The worker ran the plugins' code: it names only
+/// files it was asked to load, each declaration passes check_declaration as one loaded here would
+/// (add_declared), and a reason is shown only printable and bounded. Throws for a catalog that is
+/// not one.
+std::vector<fs::path> accepted_plugins(const json& catalog, const std::vector<fs::path>& files,
+                                       plugin_registry* registry)
+{
+    const auto asked = [&files](const json& path) {
+        const fs::path f = path.get<std::string>();
+        if (std::find(files.begin(), files.end(), f) == files.end())
+            throw std::runtime_error("it names a file it was not asked to load: '" + shorten(f.string(), 200) + "'");
+        return f;
+    };
+    if (registry) {
+        for (const auto& p : catalog.at("plugins")) {
+            asked(p.at("path"));
+            registry->add_declared(wire::plugin_from(p));
+        }
+        for (const auto& r : catalog.at("rejected"))
+            registry->reject(asked(r.at("path")), shown(r.at("reason").get<std::string>(), declaration_limits::reason));
+    }
+    std::vector<fs::path> loaded;
+    for (const auto& p : catalog.at("plugins")) loaded.push_back(asked(p.at("path")));
+    return loaded;
+}
+
 } // namespace
 
 worker_executor::worker_executor(const platform_options& po, const std::vector<fs::path>& files,
@@ -69,27 +95,7 @@ bool worker_executor::start(std::vector<fs::path> files, plugin_registry* regist
         json catalog;
         const auto how = worker_->wait(catalog, worker_process::clock::now() + load_limit, extend);
         if (how == worker_process::outcome::answered) try {
-                // The worker ran the plugins' code: it names only files it was asked to load, each
-                // declaration passes check_declaration as one loaded here would (add_declared), and a
-                // reason is shown only printable and bounded.
-                const auto asked = [&files](const json& path) {
-                    const fs::path f = path.get<std::string>();
-                    if (std::find(files.begin(), files.end(), f) == files.end())
-                        throw std::runtime_error("it names a file it was not asked to load: '" +
-                                                 shorten(f.string(), 200) + "'");
-                    return f;
-                };
-                if (registry) {
-                    for (const auto& p : catalog.at("plugins")) {
-                        asked(p.at("path"));
-                        registry->add_declared(wire::plugin_from(p));
-                    }
-                    for (const auto& r : catalog.at("rejected"))
-                        registry->reject(asked(r.at("path")),
-                                         shown(r.at("reason").get<std::string>(), declaration_limits::reason));
-                }
-                loaded_.clear();
-                for (const auto& p : catalog.at("plugins")) loaded_.push_back(asked(p.at("path")));
+                loaded_ = accepted_plugins(catalog, files, registry);
                 const double ms =
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
                 std::lock_guard lock(stats_m_);
