@@ -173,11 +173,12 @@ worker_process::wait(json& answer, clock::time_point deadline,
         answer_scanned_ = nl == std::string::npos ? answer_buf_.size() : 0;
         if (nl != std::string::npos) {
             // Only the worker's own code writes fd 3, but a plugin can write anything anywhere:
-            // what does not parse ends the worker like a crash.
+            // what is no answer (no JSON, nested too deep, no object) ends the worker like a crash.
             bool parsed = true;
             try {
                 answer = parse_json(std::string_view(answer_buf_).substr(0, nl));
-            } catch (const std::exception&) { // no JSON, or nested too deep
+                parsed = answer.is_object();
+            } catch (const std::exception&) {
                 parsed = false;
             }
             answer_buf_.erase(0, nl + 1);
