@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Results files as hostile input to merge, compare and report: JSON nested 100,000 deep, every
-field of a real run's results (and of its shards) replaced by a value of each other type, terminal
-escape sequences and bidi controls in every text, line separators in a metric's name. Each ends in
-a result or in exit 2 with a message that names the file: never a signal, a library's own error
-text, or a control character printed raw. Usage: results_input_test.py BUILD_DIR SOURCE_DIR"""
+"""Results files as hostile input to merge, compare and report (and a resource baseline to
+inspect): JSON nested 100,000 deep, every field of a real run's results (and of its shards)
+replaced by a value of each other type, terminal escape sequences and bidi controls in every text,
+line separators in a metric's name. Each ends in a result or in exit 2 with a message that names
+the file: never a signal, a library's own error text, or a control character printed raw. Usage: results_input_test.py BUILD_DIR SOURCE_DIR"""
 import copy
 import json
 import os
@@ -108,6 +108,12 @@ class ResultsInput(unittest.TestCase):
                     self.assertIn("nested deeper than 256 levels", r.stderr)
                     self.ends_well(r, args)
         self.assertFalse(os.path.exists(path("deep-merged.json")))
+        # A resource baseline too (inspect --compare), read before the file to inspect.
+        plugin = os.path.join(wbtest.BUILD, "plugins", "cpu", "reduce_atomic.so")
+        r = wb("inspect", "--compare", path("deep.json"), plugin)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("the baseline '" + path("deep.json") + "' is not a resource baseline: arrays and objects "
+                      "nested deeper than 256 levels", r.stderr)
 
     def test_every_field_of_every_type(self):
         # Each place of the results document (and of a shard, for merge) gets values of other

@@ -282,7 +282,8 @@ void add_merge_command(CLI::App& app, command_list& commands)
     cmd->add_flag("--no-history", o->no_history, "do not record the merged run in the history");
     cmd->footer("Exit status: 0 merged and every configuration verified (or skipped), 1 merged with failures or "
                 "an interrupted shard, 2 shards that do not belong together (the reason names the files and "
-                "values), missing or repeated shards, unreadable files.");
+                "values), missing or repeated shards, unreadable files, a result without family, variant or "
+                "params, a merged document over 256 MiB.");
     commands.push_back({cmd, [o] { return merge_command(*o); }});
 }
 
