@@ -8,6 +8,7 @@ import copy
 import json
 import os
 import random
+import re
 import statistics
 import unittest
 
@@ -59,7 +60,7 @@ class Compare(unittest.TestCase):
         cls.base = run_suite(BASE)
         # The slowed wavefront replaces the shipped one: --plugins directories come first. Only it
         # runs again, so no other configuration's noise between two runs on a shared CPU decides
-        # the exit status (tree is `missing` in SLOW, which fails only with --fail-on missing).
+        # the exit status (tree is `missing` in SLOW, which fails too, unless --fail-on leaves it out).
         cls.slow = run_suite(SLOW, "--plugins", SLOWED, "--filter", "reduce/wavefront")
 
     def row(self, doc, variant):
@@ -90,7 +91,7 @@ class Compare(unittest.TestCase):
         # The shipped build is the one set aside, as a second of that name.
         self.assertTrue(any("slowed-plugins" in p["reason"] for p in self.slow["plugins_rejected"]),
                         self.slow["plugins_rejected"])
-        r, doc = compare(BASE, SLOW)
+        r, doc = compare(BASE, SLOW, "--fail-on", "slower")
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
         v = verdicts(doc)
         self.assertEqual(v["reduce/wavefront"], "slower", json.dumps(doc["configurations"], indent=1))
@@ -107,7 +108,7 @@ class Compare(unittest.TestCase):
         r = wb("compare", BASE, SLOW, "--fail-on", "none")
         self.assertEqual(r.returncode, 0)
         self.assertIn("slower", r.stdout)
-        md = wb("compare", BASE, SLOW, "--format", "markdown")
+        md = wb("compare", BASE, SLOW, "--format", "markdown", "--fail-on", "slower")
         self.assertEqual(md.returncode, 1)
         self.assertTrue(md.stdout.startswith("### wavebench compare"))
         rows = [l for l in md.stdout.splitlines() if l.startswith("|")]
@@ -195,10 +196,123 @@ class Compare(unittest.TestCase):
 
         fewer = self.doctored("fewer.json", drop_tree)
         r, doc = compare(BASE, fewer)
-        self.assertEqual((r.returncode, verdicts(doc)["reduce/tree"]), (0, "missing"))
+        self.assertEqual((r.returncode, verdicts(doc)["reduce/tree"]), (1, "missing"))
+        self.assertEqual(doc["regressions"], ["missing"])
         self.assertEqual(compare(BASE, fewer, "--fail-on", "any")[0].returncode, 1)
+        # A user who knows NEW is a subset leaves `missing` out.
+        r, doc = compare(BASE, fewer, "--fail-on", "slower,failed,resources,incomplete,unmatched")
+        self.assertEqual((r.returncode, doc["regressions"]), (0, []))
         r, doc = compare(fewer, BASE)
         self.assertEqual((r.returncode, verdicts(doc)["reduce/tree"]), (0, "new"))
+
+    def test_an_interrupted_new_fails_and_says_so(self):
+        # A run stopped by SIGTERM after its first configuration: `complete` false, 1 of 2 results.
+        def killed(doc):
+            doc.update(complete=False, stopped_by="SIGTERM", results=doc["results"][:1])
+
+        cut = self.doctored("killed.json", killed)
+        r, doc = compare(BASE, cut)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertEqual(doc["regressions"], ["incomplete", "missing"])
+        self.assertFalse(doc["new"]["complete"])
+        self.assertTrue(doc["base"]["complete"])
+        self.assertIn("NEW (", doc["warnings"][0])
+        self.assertIn("incomplete", doc["warnings"][0])
+        self.assertIn("SIGTERM", doc["warnings"][0])
+        for fmt in ("table", "markdown"):
+            out = wb("compare", BASE, cut, "--format", fmt)
+            self.assertEqual(out.returncode, 1)
+            self.assertIn("NEW incomplete", out.stdout)
+            self.assertIn("regressed: incomplete, missing", out.stdout)
+            self.assertIn("warning", out.stdout)
+        # Interrupted with every configuration there still fails: complete is what the run says.
+        whole = self.doctored("killed-late.json", lambda d: d.update(complete=False, stopped_by="SIGINT"))
+        r, doc = compare(BASE, whole)
+        self.assertEqual((r.returncode, doc["regressions"]), (1, ["incomplete"]))
+        # --fail-on relaxes it; the warning stays.
+        r, doc = compare(BASE, whole, "--fail-on", "slower,failed")
+        self.assertEqual((r.returncode, doc["regressions"]), (0, []))
+        self.assertIn("incomplete", wb("compare", BASE, whole, "--fail-on", "slower").stdout)
+        # An interrupted BASE is a weaker baseline: a warning, no failure.
+        r, doc = compare(cut, BASE)
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertFalse(doc["base"]["complete"])
+        self.assertIn("BASE (", doc["warnings"][0])
+        self.assertIn("weaker baseline", doc["warnings"][0])
+        self.assertIn("BASE incomplete", wb("compare", cut, BASE).stdout)
+        # A document that does not say whether it is complete is no results document.
+        for value in (None, "yes", 1):
+            odd = self.doctored("odd-complete.json", lambda d: d.update(complete=value))
+            r = wb("compare", BASE, odd)
+            self.assertEqual(r.returncode, 2, r.stdout)
+            self.assertIn("'complete' is not true or false", r.stderr)
+
+    def test_nothing_matched_fails_and_says_why(self):
+        def renamed(doc):
+            for r in doc["results"]:
+                r["family"] = "reduce2"
+
+        def as_text(doc):
+            for r in doc["results"]:
+                r["params"]["n"] = str(r["params"]["n"])
+
+        cases = [(self.doctored("empty.json", lambda d: d.update(results=[])), ["NEW has no results"]),
+                 (self.doctored("renamed.json", renamed), ["which has no reduce/", "NEW's benchmarks: reduce2/"]),
+                 (self.doctored("as-text.json", as_text), ['n 1048576 in BASE, "1048576" in NEW'])]
+        for path, says in cases:
+            with self.subTest(path=os.path.basename(path)):
+                r, doc = compare(BASE, path)
+                self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+                self.assertEqual(doc["matched"], 0)
+                self.assertIn("unmatched", doc["regressions"])
+                self.assertTrue(doc["warnings"][0].startswith("nothing matched"), doc["warnings"])
+                for s in says:
+                    self.assertIn(s, doc["warnings"][0])
+                out = wb("compare", BASE, path)
+                self.assertIn("nothing matched", out.stdout)
+                self.assertIn("regressed: unmatched", out.stdout)
+                # Relaxed to `slower`, nothing fails; relaxed to `missing` (a subset), nothing matched still fails.
+                self.assertEqual(compare(BASE, path, "--fail-on", "slower")[0].returncode, 0)
+                r, doc = compare(BASE, path, "--fail-on", "slower,unmatched")
+                self.assertEqual((r.returncode, doc["regressions"]), (1, ["unmatched"]))
+        # Two empty runs compare nothing: that is no pass either.
+        empty = os.path.join(TMP, "empty.json")
+        self.assertEqual(compare(empty, empty)[1]["regressions"], ["unmatched"])
+
+    def test_a_number_matches_by_its_value(self):
+        # n written 1048576.0 (another writer, a script that rounds through float) is the same configuration.
+        def floats(doc):
+            for r in doc["results"]:
+                r["params"]["n"] = float(r["params"]["n"])
+
+        path = self.doctored("floats.json", floats)
+        with open(path) as f:
+            self.assertIn('"n": 1048576.0', f.read())
+        r, doc = compare(BASE, path)
+        self.assertEqual((r.returncode, set(verdicts(doc).values())), (0, {"same"}), r.stdout)
+        self.assertEqual(doc["matched"], len(self.base["results"]))
+        # A value that differs is another configuration.
+        half = self.doctored("half.json", lambda d: [r["params"].update(n=1048576.5) for r in d["results"]])
+        r, doc = compare(BASE, half)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("n 1048576 in BASE, 1048576.5 in NEW", doc["warnings"][0])
+
+    def test_the_report_shows_the_same_gate(self):
+        def killed(doc):
+            doc.update(complete=False, stopped_by="SIGTERM", results=doc["results"][:1])
+
+        cut = self.doctored("killed-report.json", killed)
+        page = os.path.join(TMP, "gate.html")
+        r = wb("report", BASE, cut, "-o", page)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(page) as f:
+            html = f.read()
+        data = json.loads(re.search(r'<script type="application/json" id="wavebench-data">(.*?)</script>', html,
+                                    re.S).group(1))
+        _, cmp = compare(BASE, cut)
+        self.assertEqual(data["compare"]["regressions"], cmp["regressions"])
+        self.assertEqual(data["compare"]["warnings"], cmp["warnings"])
+        self.assertIn("c.warnings", html)  # the page draws them
 
     def test_another_device_is_refused_unless_asked(self):
         def other_gpu(d):

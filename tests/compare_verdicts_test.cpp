@@ -1,6 +1,7 @@
 // harness/report/compare.h: the verdicts of compare_runs on results built here: a clear slowdown
 // is a regression, noise and changes under the threshold are not, configurations only one run has
-// are new or missing, and a configuration that stopped verifying fails the comparison.
+// are new or missing (missing fails), a configuration that stopped verifying fails the comparison,
+// and so do a NEW that stopped early and a comparison in which nothing matched.
 #define BOOST_TEST_MODULE compare_verdicts
 #include <boost/test/unit_test.hpp>
 
@@ -38,6 +39,7 @@ wb::run_input run(const std::string& label, const std::vector<json>& results)
              {"platform_options", {{"warp_size", 32}}},
              {"suite", {{"name", "quick"}}},
              {"device", {{"name", "Test CPU"}, {"arch", "x86_64"}}},
+             {"complete", true},
              {"results", results}};
     return {label, doc, std::nullopt};
 }
@@ -101,10 +103,70 @@ BOOST_AUTO_TEST_CASE(configurations_only_one_run_has_are_new_or_missing)
     BOOST_TEST((cmp["counts"]["new"] == 1));
     BOOST_TEST((cmp["counts"]["missing"] == 1));
     BOOST_TEST((cmp["counts"]["same"] == 1));
-    BOOST_TEST(!cmp["regressed"].get<bool>()); // missing fails only when asked
+    BOOST_TEST((cmp["matched"] == 1));
+    BOOST_TEST((cmp["regressions"] == json::array({"missing"})));
+    wb::compare_options o; // a NEW known to be a subset
+    o.fail_on = {"slower", "failed", "resources", "incomplete", "unmatched"};
+    BOOST_TEST(!wb::compare_runs(base, now, o)["regressed"].get<bool>());
+    // New only: no regression.
+    BOOST_TEST(!wb::compare_runs(now,
+                                 run("more", {result("tree", 1024, "verified", times(1.0, 0.001)),
+                                              result("tree", 4096, "verified", times(4.0, 0.001)),
+                                              result("wavefront", 4096, "verified", times(4.0, 0.001))}),
+                                 {})["regressed"]
+                    .get<bool>());
+}
+
+BOOST_AUTO_TEST_CASE(a_new_that_stopped_early_fails_and_an_incomplete_base_is_a_warning)
+{
+    const auto base = run("base", {result("tree", 1024, "verified", times(1.0, 0.001)),
+                                   result("atomic", 1024, "verified", times(1.0, 0.001))});
+    auto cut = run("cut", {result("tree", 1024, "verified", times(1.0, 0.001))});
+    cut.doc["complete"] = false;
+    cut.doc["stopped_by"] = "SIGTERM";
+    const json cmp = wb::compare_runs(base, cut, {});
+    BOOST_TEST((cmp["regressions"] == json::array({"incomplete", "missing"})));
+    BOOST_TEST(!cmp["new"]["complete"].get<bool>());
+    const std::string w = cmp["warnings"][0];
+    BOOST_TEST(w.find("NEW (cut) is incomplete: its run stopped early (SIGTERM) after 1 configurations") == 0, w);
     wb::compare_options o;
-    o.fail_on = {"missing"};
-    BOOST_TEST((wb::compare_runs(base, now, o)["regressions"] == json::array({"missing"})));
+    o.fail_on = {"slower"};
+    const json relaxed = wb::compare_runs(base, cut, o);
+    BOOST_TEST(!relaxed["regressed"].get<bool>());
+    BOOST_TEST(relaxed["warnings"].size() == 1u); // still said
+    // The other way: a weaker baseline, said, not failed.
+    const json weak = wb::compare_runs(cut, base, {});
+    BOOST_TEST(!weak["regressed"].get<bool>());
+    BOOST_TEST(weak["warnings"][0].get<std::string>().find("BASE (cut) is incomplete") == 0);
+    // A document that does not say whether it is complete cannot be compared.
+    auto unsaid = base;
+    unsaid.doc.erase("complete");
+    BOOST_CHECK_THROW(wb::compare_runs(base, unsaid, {}), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(numbers_match_by_value_and_nothing_matched_fails_saying_why)
+{
+    auto as_float = result("tree", 0, "verified", times(1.0, 0.001));
+    as_float["params"]["n"] = 1024.0;
+    const auto base = run("base", {result("tree", 1024, "verified", times(1.0, 0.001))});
+    const json same = wb::compare_runs(base, run("new", {as_float}), {});
+    BOOST_TEST(verdict_of(same, "tree") == "same");
+    BOOST_TEST(!same["regressed"].get<bool>());
+    // 1024.5 and "1024" are other configurations: nothing matched, and why.
+    auto half = as_float, text = as_float;
+    half["params"]["n"] = 1024.5;
+    text["params"]["n"] = "1024";
+    for (const auto& [now, says] : {std::pair{half, std::string("n 1024 in BASE, 1024.5 in NEW")},
+                                    std::pair{text, std::string("n 1024 in BASE, \"1024\" in NEW")}}) {
+        const json cmp = wb::compare_runs(base, run("new", {now}), {});
+        BOOST_TEST((cmp["regressions"] == json::array({"unmatched", "missing"})));
+        const std::string w = cmp["warnings"][0];
+        BOOST_TEST(w.find("nothing matched") == 0, w);
+        BOOST_TEST(w.find(says) != std::string::npos, w);
+    }
+    const json empty = wb::compare_runs(base, run("empty", {}), {});
+    BOOST_TEST((empty["regressions"] == json::array({"unmatched", "missing"})));
+    BOOST_TEST(empty["warnings"][0].get<std::string>().find("NEW has no results") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(a_failed_verification_fails_the_comparison)

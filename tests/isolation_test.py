@@ -63,6 +63,9 @@ class Isolation(unittest.TestCase):
                 "test_illegal_address": ("crashed", "run", ["SIGSEGV"]),
                 # wherever the worker has got to when the harness reads the nonsense
                 "test_garbles_answer": ("crashed", None, ["what is no answer"]),
+                "test_deep_answer": ("crashed", None, ["what is no answer"]),  # nested 100,000 deep
+                "test_answers_no_object": ("crashed", None, ["what is no answer"]),
+                "test_answers_odd_fatal": ("error", None, ["the worker answered nonsense"]),
                 "test_spins": ("timeout", "run", ["limit of 3 s", "killed"]),
                 "test_throws": ("error", "run", ["thrown from run"]),
                 "test_writes_past_end": ("failed", "verify", ["past the end of output 'sum'"]),
@@ -84,10 +87,10 @@ class Isolation(unittest.TestCase):
             self.assertEqual(len(rejected), 1, doc["plugins_rejected"])
             self.assertIn("crashed while being loaded: SIGABRT", rejected[0]["reason"])
             self.assertIn("aborting in a static constructor", rejected[0]["reason"])
-            self.assertIn("2 verified, 1 failed verification, 3 errors, 4 crashed, 1 timed out", p.stdout)
+            self.assertIn("2 verified, 1 failed verification, 4 errors, 6 crashed, 1 timed out", p.stdout)
             # Workers: two to load the plugins (the first aborted), then a fresh one after each crash
-            # (4), timeout (1) and error (3), and only then.
-            self.assertEqual(doc["isolation"]["workers_started"], 2 + 4 + 1 + 3)
+            # (6), timeout (1) and error (4), and only then.
+            self.assertEqual(doc["isolation"]["workers_started"], 2 + 6 + 1 + 4)
             self.assertGreaterEqual(doc["isolation"]["overhead_ms"], 0)
 
     def test_list_survives_a_plugin_that_aborts_at_load(self):

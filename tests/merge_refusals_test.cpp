@@ -1,6 +1,7 @@
 // `wavebench merge` (commands/merge_command.cpp) run through its registration on shard files
-// written here: the shards of one run join; shards of another suite or seed, a shard given twice
-// and a missing shard are refused, naming what differs, and nothing is written.
+// written here: the shards of one run join; shards of another suite or seed, a shard given twice,
+// a missing shard, a result the readers cannot read and a merged document larger than the readers
+// accept are refused, naming what differs, and nothing is written.
 #define BOOST_TEST_MODULE merge_refusals
 #include <boost/test/unit_test.hpp>
 
@@ -48,6 +49,7 @@ json shard(int index, int count)
                {"device_index", 0},
                {"family", "reduce"},
                {"variant", "tree"},
+               {"params", {{"n", 1024}}},
                {"status", "verified"}}}}};
 }
 
@@ -136,4 +138,35 @@ BOOST_AUTO_TEST_CASE(a_whole_run_is_no_shard)
     json whole = shard(1, 1);
     whole["shard"] = nullptr;
     refused(s, {file(s, "whole.json", whole)}, "is not a shard");
+}
+
+BOOST_AUTO_TEST_CASE(a_result_without_family_variant_or_params_is_refused_naming_the_file_and_the_result)
+{
+    scratch s;
+    for (const char* key : {"family", "variant", "params"}) {
+        json bad = shard(2, 2);
+        bad["results"].push_back(bad["results"][0]);
+        bad["results"][1]["plan_index"] = 0;
+        bad["results"][1].erase(key);
+        refused(s, {file(s, "1.json", shard(1, 2)), file(s, "bad.json", bad)},
+                "bad.json: result 2: no '" + std::string(key) + (*key == 'p' ? "' object" : "' string"));
+        bad["results"][1][key] = 7; // of another type
+        refused(s, {file(s, "1.json", shard(1, 2)), file(s, "bad.json", bad)}, "bad.json: result 2: no '");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_merged_document_the_readers_would_refuse_is_not_written)
+{
+    // Arrays nested 248 deep, 2200 times: 1 MiB as the shard holds it, over 256 MiB indented as merge
+    // writes it (each level on its own line), and so over what compare, report and merge read back.
+    scratch s;
+    json deep = json::array();
+    for (int i = 0; i < 247; ++i) deep = json::array({deep});
+    json big = shard(1, 1);
+    big["results"][0]["extra"] = json::array();
+    for (int i = 0; i < 2200; ++i) big["results"][0]["extra"].push_back(deep);
+    refused(s, {file(s, "big.json", big)}, "MiB that compare, report and merge read: nothing written");
+    // The same shard with one of them merges.
+    big["results"][0]["extra"] = json::array({deep});
+    BOOST_TEST(merge(s, {file(s, "small.json", big)}) == 0);
 }

@@ -372,6 +372,11 @@ class Rendered(unittest.TestCase):
         doc["device"]["name"] = "GPU <svg onload=document.body.dataset.pwned=1>"
         doc["devices"] = [dict(doc["devices"][0], ordinal=k, name=doc["device"]["name"], host="h" + evil)
                           for k in (0, 1)]
+        # Line and paragraph separators end a string literal in Vega's expressions (a tooltip's title).
+        for r in doc["results"]:
+            if r.get("metric"):
+                r["metric"].update(name=r["metric"]["name"] + "\u2028x", unit=r["metric"]["unit"] + "\u2029")
+        doc["results"][2]["params"]["note"] += "\u2028"
         save(doc, "evil.json")
         report(path("evil.json"), "-o", path("evil.html"))
         with open(path("evil.html")) as f:
@@ -384,6 +389,7 @@ class Rendered(unittest.TestCase):
         failures = page.section("Failures").all_text()
         self.assertIn("<!-- " + evil + " element 3 differs", failures)
         self.assertIn("GPU <svg onload=document.body.dataset.pwned=1>", page.text)
+        self.assertIn("\\u2028x", page.text)  # shown escaped
 
     def test_the_check_sees_requests_and_console_messages(self):
         """The net log and console checks are no vacuous passes: a page that fetches and logs is seen."""

@@ -226,7 +226,7 @@ class Merge(unittest.TestCase):
             ("index-0", lambda d: d["shard"].update(index=0), "no shard --shard makes"),
             ("far-index", first_result(lambda r: r.update(plan_index=10 ** 9)), "beyond the plan"),
             ("no-results", lambda d: d.update(results={"a": 1}), "results"),
-            ("odd-result", lambda d: d["results"].append(7), "a result is not an object"),
+            ("odd-result", lambda d: d["results"].append(7), " is not an object (docs/results-schema.md"),
             ("odd-device", lambda d: d["devices"].append("gpu"), "a device is not an object"),
             ("odd-complete", lambda d: d.update(complete="yes"), "complete is not true or false"),
             ("odd-suite", lambda d: d["suite"].update(name=5), "no suite name"),

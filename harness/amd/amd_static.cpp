@@ -3,6 +3,7 @@
 
 #include "core/amd/inspect_abi.h"
 #include "harness/common/files.h"
+#include "harness/common/json.h"
 #include "harness/platform/platform.h"
 
 #include <cxxabi.h>
@@ -108,7 +109,7 @@ amd_file_figures read_amd_file(const fs::path& file, bool instructions)
     const std::string broken = "the code-object reader's answer for " + shorten(file.string(), 200) +
                                " is not as core/amd/inspect_abi.h promises";
     try {
-        return figures_of(json::parse(text.get()));
+        return figures_of(parse_json(text.get()));
     } catch (const json::exception&) {
         throw std::runtime_error(broken);
     } catch (const std::runtime_error& e) {

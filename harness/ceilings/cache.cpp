@@ -40,7 +40,7 @@ fs::path ceiling_cache_path(const platform& p)
 std::optional<ceilings> load_ceilings(const platform& p)
 {
     try {
-        const auto j = nlohmann::json::parse(read_input(ceiling_cache_path(p), "ceiling cache", text_input_limit));
+        const auto j = parse_json(read_input(ceiling_cache_path(p), "ceiling cache", text_input_limit));
         if (j.value("probe_version", 0) != probe_version) return std::nullopt;
         ceilings c;
         for (const auto& [k, v] : j.at("ceilings").items())

@@ -41,8 +41,8 @@ int compare_command(const compare_command_options& o)
         throw std::invalid_argument("--fail-on none cannot be combined with anything else");
     const auto runs = load_run_inputs({o.base, o.now}, o.db);
     const nlohmann::json cmp = compare_runs(runs.at(0), runs.at(1), co);
-    if (o.format == "json")
-        std::cout << cmp.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    if (o.format == "json") // all ASCII: no text of the inputs reaches a terminal raw
+        std::cout << cmp.dump(2, ' ', true, nlohmann::json::error_handler_t::replace) << "\n";
     else
         print_comparison(std::cout, cmp, o.format == "markdown");
     return cmp["regressed"].get<bool>() ? 1 : 0;
@@ -55,7 +55,8 @@ void add_compare_command(CLI::App& app, command_list& commands)
     auto o = std::make_shared<compare_command_options>();
     auto* cmd = app.add_subcommand(
         "compare", "Compare two runs configuration by configuration: faster, slower, same or noisy (Mann-Whitney U "
-                   "test and a minimum change), verification and resource changes; exit 1 on a regression");
+                   "test and a minimum change), verification and resource changes; exit 1 on a regression, a "
+                   "configuration of BASE missing from NEW, NEW incomplete or nothing matched");
     cmd->add_option("base", o->base, "BASE: a results file, or a run of the history: an id, latest, previous, baseline")
         ->required()
         ->check(a_path);
@@ -63,13 +64,15 @@ void add_compare_command(CLI::App& app, command_list& commands)
     add_compare_options(cmd, o->compare);
     cmd->add_option("--fail-on", o->fail_on,
                     "what makes the exit status 1: slower, failed (verified in BASE, not in NEW), resources (more "
-                    "registers, LDS, scratch or spills, less occupancy), missing (in BASE, not in NEW), any, none; "
-                    "repeatable or comma-separated (default: slower,failed,resources)")
+                    "registers, LDS, scratch or spills, less occupancy), missing (in BASE, not in NEW), incomplete "
+                    "(NEW stopped early), unmatched (no configuration in both), any (all six, the default), none; "
+                    "repeatable or comma-separated")
         ->delimiter(',')
         ->check([](const std::string& s) -> std::string {
             return fail_on_names.count(s)
                        ? ""
-                       : "'" + shorten(s) + "' is not one of slower, failed, resources, missing, any, none";
+                       : "'" + shorten(s) +
+                             "' is not one of slower, failed, resources, missing, incomplete, unmatched, any, none";
         });
     cmd->add_option("--format", o->format, "table, markdown (a pull-request comment) or json")
         ->capture_default_str()

@@ -44,7 +44,9 @@ json read_baseline(const std::string& path)
     const std::string bytes = read_input(path, "baseline", text_input_limit);
     json b;
     try {
-        b = json::parse(bytes);
+        b = parse_json(bytes);
+    } catch (const json_too_deep& e) {
+        throw std::invalid_argument(name + " is not a resource baseline: " + json_error_text(e));
     } catch (const json::parse_error& e) { // where, as line and column: the library's own text says less
         size_t line = 1, column = 1;
         for (size_t i = 0; i + 1 < e.byte && i < bytes.size(); ++i) { // e.byte: the offending byte, from 1

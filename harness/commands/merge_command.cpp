@@ -71,33 +71,41 @@ std::string shown_value(const json& v) { return shown(v.dump(), 120); }
 void check_shard(const run_input& r)
 {
     if (!r.doc.contains("shard") || !r.doc["shard"].is_object())
-        throw std::invalid_argument(r.label + " is not a shard: it was not run with --shard I/N (merge joins the "
-                                              "shards of one suite; a whole run needs no merging)");
+        throw std::invalid_argument(shown(r.label, 200) +
+                                    " is not a shard: it was not run with --shard I/N (merge joins the "
+                                    "shards of one suite; a whole run needs no merging)");
     const json& sh = r.doc["shard"];
     for (const char* k : {"index", "count", "plan_configs"})
         if (!sh.contains(k) || !sh[k].is_number_unsigned())
-            throw std::invalid_argument(r.label + ": its shard." + k + " is not a count");
+            throw std::invalid_argument(shown(r.label, 200) + ": its shard." + k + " is not a count");
     if (sh["count"].get<uint64_t>() > max_shards || sh["index"].get<uint64_t>() > sh["count"].get<uint64_t>() ||
         sh["index"].get<uint64_t>() < 1)
-        throw std::invalid_argument(r.label + ": shard " + sh["index"].dump() + " of " + sh["count"].dump() +
+        throw std::invalid_argument(shown(r.label, 200) + ": shard " + sh["index"].dump() + " of " +
+                                    sh["count"].dump() +
                                     " is no shard --shard makes (1 <= I <= N <= " + std::to_string(max_shards) + ")");
     if (!sh.contains("plan_digest") || !sh["plan_digest"].is_string())
-        throw std::invalid_argument(r.label + ": its shard has no plan_digest");
-    if (!r.doc.contains("results") || !r.doc["results"].is_array())
-        throw std::invalid_argument(r.label + ": no results array");
-    for (const json& res : r.doc["results"])
-        if (!res.is_object()) throw std::invalid_argument(r.label + ": a result is not an object");
+        throw std::invalid_argument(shown(r.label, 200) + ": its shard has no plan_digest");
+    // What every reader of the merged document needs of a result.
+    const results_reader rd{r.label};
+    const json& results = rd.results(r.doc);
+    for (size_t i = 0; i < results.size(); ++i) {
+        if (!results[i].is_object()) rd.fail(result_place(i), " is not an object");
+        rd.name(results[i], "family", result_place(i));
+        rd.name(results[i], "variant", result_place(i));
+        if (!rd.field(results[i], "params").is_object()) rd.fail(result_place(i), ": no 'params' object");
+    }
     if (r.doc.contains("devices") && !r.doc["devices"].is_array())
-        throw std::invalid_argument(r.label + ": devices is not an array");
+        throw std::invalid_argument(shown(r.label, 200) + ": devices is not an array");
     for (const json& d : r.doc.value("devices", json::array()))
-        if (!d.is_object()) throw std::invalid_argument(r.label + ": a device is not an object");
+        if (!d.is_object()) throw std::invalid_argument(shown(r.label, 200) + ": a device is not an object");
     if (!r.doc.value("complete", json()).is_boolean())
-        throw std::invalid_argument(r.label + ": complete is not true or false");
-    if (!r.doc.value("started", json()).is_string()) throw std::invalid_argument(r.label + ": started is not a time");
+        throw std::invalid_argument(shown(r.label, 200) + ": complete is not true or false");
+    if (!r.doc.value("started", json()).is_string())
+        throw std::invalid_argument(shown(r.label, 200) + ": started is not a time");
     if (!r.doc.value("suite", json()).is_object() || !r.doc["suite"].value("name", json()).is_string())
-        throw std::invalid_argument(r.label + ": no suite name");
+        throw std::invalid_argument(shown(r.label, 200) + ": no suite name");
     if (!r.doc.value("plugins_rejected", json::array()).is_array())
-        throw std::invalid_argument(r.label + ": plugins_rejected is not an array");
+        throw std::invalid_argument(shown(r.label, 200) + ": plugins_rejected is not an array");
 }
 
 /// Refuses shards of different runs (a must_match field differs), and repeated or missing shards.
@@ -108,9 +116,9 @@ void check_one_run(const std::vector<run_input>& in)
         for (const auto& path : must_match)
             if (field(r.doc, path) != field(first.doc, path))
                 throw std::invalid_argument(
-                    first.label + " and " + r.label + " are not shards of one run: " + path_text(path) + " is " +
-                    shown_value(field(first.doc, path)) + " in one and " + shown_value(field(r.doc, path)) +
-                    " in the other" +
+                    shown(first.label, 200) + " and " + shown(r.label, 200) +
+                    " are not shards of one run: " + path_text(path) + " is " + shown_value(field(first.doc, path)) +
+                    " in one and " + shown_value(field(r.doc, path)) + " in the other" +
                     (path_text(path) == "shard.plan_digest"
                          ? " (the suites expand to different configurations: another suite file, or other plugins)"
                          : ""));
@@ -120,8 +128,8 @@ void check_one_run(const std::vector<run_input>& in)
     for (const run_input& r : in) {
         const uint64_t i = r.doc["shard"]["index"];
         if (auto [it, fresh] = seen.emplace(i, r.label); !fresh)
-            throw std::invalid_argument(it->second + " and " + r.label + " are both shard " + std::to_string(i) +
-                                        " of " + std::to_string(count));
+            throw std::invalid_argument(shown(it->second, 200) + " and " + shown(r.label, 200) + " are both shard " +
+                                        std::to_string(i) + " of " + std::to_string(count));
     }
     std::string missing;
     for (uint64_t i = 1; i <= count; ++i)
@@ -163,12 +171,14 @@ void add_results(merged_run& m, const run_input& r, const std::vector<size_t>& d
         const json pi = res.value("plan_index", json());
         const json di = res.value("device_index", json());
         if (!pi.is_number_unsigned() || !di.is_number_unsigned() || di.get<uint64_t>() >= device_at.size())
-            throw std::invalid_argument(r.label + ": a result without a plan_index or a device_index of its devices");
+            throw std::invalid_argument(shown(r.label, 200) +
+                                        ": a result without a plan_index or a device_index of its devices");
         if (pi.get<uint64_t>() >= plan_configs)
-            throw std::invalid_argument(r.label + ": a result's plan_index " + pi.dump() + " is beyond the plan's " +
-                                        std::to_string(plan_configs) + " configurations");
+            throw std::invalid_argument(shown(r.label, 200) + ": a result's plan_index " + pi.dump() +
+                                        " is beyond the plan's " + std::to_string(plan_configs) + " configurations");
         if (!indices.insert(pi.get<uint64_t>()).second)
-            throw std::invalid_argument(r.label + ": configuration " + pi.dump() + " of the plan is in two shards");
+            throw std::invalid_argument(shown(r.label, 200) + ": configuration " + pi.dump() +
+                                        " of the plan is in two shards");
         res["device_index"] = device_at[di.get<size_t>()];
         m.results.push_back(std::move(res));
     }
@@ -234,7 +244,13 @@ int merge_command(const merge_options& o)
     }
     std::vector<std::filesystem::path> inputs(o.inputs.begin(), o.inputs.end());
     check_output(o.out, "-o", inputs);
-    write_json(o.out, doc);
+    const std::string text = json_text(doc);
+    if (text.size() > results_file_limit)
+        throw std::invalid_argument("the merged results would be " + std::to_string(text.size() >> 20) +
+                                    " MiB, more than the " + std::to_string(results_file_limit >> 20) +
+                                    " MiB that compare, report and merge read: nothing written (merge fewer "
+                                    "shards, or run fewer configurations or repetitions)");
+    write_output(o.out, text);
     const uint64_t count = in.front().doc["shard"]["count"], planned = in.front().doc["shard"]["plan_configs"];
     const size_t n = m.results.size(), devices = m.devices.size();
     std::cout << "merged " << count << " shards of suite " << shown(doc["suite"]["name"].get<std::string>(), 80) << ": "
@@ -266,7 +282,8 @@ void add_merge_command(CLI::App& app, command_list& commands)
     cmd->add_flag("--no-history", o->no_history, "do not record the merged run in the history");
     cmd->footer("Exit status: 0 merged and every configuration verified (or skipped), 1 merged with failures or "
                 "an interrupted shard, 2 shards that do not belong together (the reason names the files and "
-                "values), missing or repeated shards, unreadable files.");
+                "values), missing or repeated shards, unreadable files, a result without family, variant or "
+                "params, a merged document over 256 MiB.");
     commands.push_back({cmd, [o] { return merge_command(*o); }});
 }
 

@@ -47,9 +47,13 @@ int report_command(const report_options& o)
         size_t newest = 0;
         for (size_t i = 1; i < inputs.size(); ++i)
             if (started_of(inputs[i]) >= started_of(inputs[newest])) newest = i;
-        const json& d = inputs[newest].doc;
-        trend = history_runs(o.db, d["suite"].value("name", ""), d["platform"].get<std::string>(),
-                             d["device"].value("name", ""), o.trend);
+        const json& d = inputs[newest].doc; // its suite and device objects and platform string checked
+        const results_reader rd{inputs[newest].label};
+        auto name = [&](const char* object) {
+            const json v = rd.text(d[object], "name", object);
+            return v.is_string() ? v.get<std::string>() : std::string();
+        };
+        trend = history_runs(o.db, name("suite"), d["platform"].get<std::string>(), name("device"), o.trend);
         if (std::none_of(trend.begin(), trend.end(), [&](const run_input& r) { return same_run(r, inputs[newest]); }))
             trend.push_back(inputs[newest]);
     } else if (inputs.size() >= 3) {

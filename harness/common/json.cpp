@@ -58,10 +58,20 @@ nlohmann::json parse_json(std::string_view text, size_t max_depth)
     return nlohmann::json::parse(text);
 }
 
-void write_json(const std::filesystem::path& path, const nlohmann::json& doc)
+std::string json_error_text(const std::exception& e)
+{
+    std::string_view what = e.what();
+    if (what.rfind("[json.exception.", 0) == 0 && what.find("] ") != std::string_view::npos)
+        what.remove_prefix(what.find("] ") + 2);
+    return shown(what, 300);
+}
+
+std::string json_text(const nlohmann::json& doc)
 {
     // Plugins' messages are not promised to be UTF-8: replace what is not, never give up.
-    write_output(path, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
+
+void write_json(const std::filesystem::path& path, const nlohmann::json& doc) { write_output(path, json_text(doc)); }
 
 } // namespace wb

@@ -58,6 +58,13 @@ struct json_too_deep : std::runtime_error {
 /// nlohmann::json::parse_error as the library throws it for text that is no JSON.
 nlohmann::json parse_json(std::string_view text, size_t max_depth = max_json_depth);
 
+/// What went wrong in parse_json (json_too_deep, or the library's parse_error) as a message may
+/// quote it: without the library's "[json.exception...]" prefix, printable and bounded.
+std::string json_error_text(const std::exception& e);
+
+/// `doc` as write_json writes it: indented, text that is not UTF-8 replaced, a newline at the end.
+std::string json_text(const nlohmann::json& doc);
+
 /// Writes through a temporary file and a rename: a reader never sees half a document.
 void write_json(const std::filesystem::path& path, const nlohmann::json& doc);
 

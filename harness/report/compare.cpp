@@ -4,13 +4,12 @@
 
 #include "core/stats.h"
 #include "harness/common/files.h"
+#include "harness/common/json.h"
 
 #include <algorithm>
 #include <cmath>
-#include <iomanip>
 #include <map>
 #include <set>
-#include <sstream>
 
 namespace wb {
 
@@ -49,11 +48,15 @@ std::vector<std::string> differences(const json& base, const json& now, const re
     };
     same("device", models(base, rb, "name"), models(now, rn, "name"));
     same("architecture", models(base, rb, "arch"), models(now, rn, "arch"));
-    auto warp = [](const json& doc) {
-        return doc.value("platform_options", json::object()).value("warp_size", json()).dump();
+    auto warp = [](const json& doc, const results_reader& r) {
+        return r.field(r.object(doc, "platform_options", ""), "warp_size").dump();
     };
-    same("wavefront width", warp(base), warp(now));
-    same("toolchain", base.value("toolchain", ""), now.value("toolchain", ""));
+    same("wavefront width", warp(base, rb), warp(now, rn));
+    auto toolchain = [](const json& doc, const results_reader& r) {
+        const json t = r.text(doc, "toolchain", "");
+        return t.is_string() ? t.get<std::string>() : std::string();
+    };
+    same("toolchain", toolchain(base, rb), toolchain(now, rn));
     return d;
 }
 
@@ -78,63 +81,6 @@ std::vector<std::string> check_comparable(const run_input& base, const run_input
                                     "--allow-device-change compares them anyway");
     }
     return diffs;
-}
-
-/// One kernel figure in BASE and NEW, and whether the change is for the worse.
-void compare_figure(json& out, const std::string& kernel, const json& target, const char* field, const json& b,
-                    const json& n, bool more_is_worse)
-{
-    if (!b.is_number() || !n.is_number() || b == n) return;
-    const bool worse = more_is_worse ? n.get<double>() > b.get<double>() : n.get<double>() < b.get<double>();
-    out.push_back(
-        {{"kernel", kernel}, {"target", target}, {"field", field}, {"base", b}, {"new", n}, {"worse", worse}});
-}
-
-/// An entry of `list` (an array) whose `key` is `value`.
-const json* find_by(const json& list, const char* key, const json& value)
-{
-    const auto it = std::find_if(list.begin(), list.end(),
-                                 [&](const json& x) { return x.is_object() && x.value(key, json()) == value; });
-    return it == list.end() ? nullptr : &*it;
-}
-
-/// The AMD figures of one kernel on each target both runs have.
-void amd_changes(json& out, const std::string& name, const json& ab, const json& an)
-{
-    if (!ab.is_array() || !an.is_array()) return;
-    for (const json& t : an) {
-        if (!t.is_object()) continue;
-        const json* tb = find_by(ab, "target", t.value("target", json()));
-        if (!tb) continue;
-        for (const char* f : {"vgprs", "agprs", "sgprs", "lds_bytes", "scratch_bytes", "vgpr_spills", "sgpr_spills"})
-            compare_figure(out, name, t.value("target", json()), f, tb->value(f, json()), t.value(f, json()), true);
-        auto waves = [](const json& x) {
-            return x.value("occupancy", json()).is_object() ? x["occupancy"].value("waves_per_simd", json()) : json();
-        };
-        compare_figure(out, name, t.value("target", json()), "waves_per_simd", waves(*tb), waves(t), false);
-    }
-}
-
-/// The kernels' resources of two results, kernel by kernel (by name), AMD targets included.
-json resource_changes(const json& base, const json& now)
-{
-    json out = json::array();
-    const json kb = base.value("kernels", json::array()), kn = now.value("kernels", json::array());
-    if (!kb.is_array() || !kn.is_array()) return out;
-    for (const json& k : kn) {
-        if (!k.is_object() || !k.contains("name") || !k["name"].is_string()) continue;
-        const std::string name = k["name"];
-        const json* b = find_by(kb, "name", k["name"]);
-        if (!b) continue;
-        for (const char* f : {"registers", "sgprs", "agprs", "lds_bytes", "scratch_bytes"})
-            compare_figure(out, name, nullptr, f, b->value(f, json()), k.value(f, json()), true);
-        auto occ = [](const json& x) {
-            return x.value("occupancy", json()).is_object() ? x["occupancy"].value("value", json()) : json();
-        };
-        compare_figure(out, name, nullptr, "occupancy", occ(*b), occ(k), false);
-        amd_changes(out, name, b->value("amd_static", json()), k.value("amd_static", json()));
-    }
-    return out;
 }
 
 /// The interval of the change, from the Hodges-Lehmann interval of the shift of log times.
@@ -203,13 +149,13 @@ void pair_verdict(json& e, const json& b, const json& n, const results_reader& r
         e["reason"] = std::string("skipped in ") + (sb == status::skipped ? "BASE" : "NEW");
     } else if (vb) {
         e["verdict"] = "failed";
-        e["reason"] = "verified in BASE, " + status_text(n) + " in NEW" + error_of(n);
+        e["reason"] = "verified in BASE, " + shown(status_text(n), 40) + " in NEW" + error_of(n);
     } else if (vn) {
         e["verdict"] = "fixed";
-        e["reason"] = status_text(b) + " in BASE, verified in NEW";
+        e["reason"] = shown(status_text(b), 40) + " in BASE, verified in NEW";
     } else {
         e["verdict"] = "not verified";
-        e["reason"] = status_text(b) + " in BASE, " + status_text(n) + " in NEW" + error_of(n);
+        e["reason"] = shown(status_text(b), 40) + " in BASE, " + shown(status_text(n), 40) + " in NEW" + error_of(n);
     }
     e["resources"] = resource_changes(b, n);
 }
@@ -240,15 +186,37 @@ json row_of(const json& r, const results_reader& rd)
             {"resources", json::array()}};
 }
 
-/// Every configuration of NEW with its match in BASE, then those only BASE has. Configurations
-/// match by family, variant and parameters (the platform is the run's); a key that a suite
+/// A parameter's value as compare matches it: a number by its value (1000.0 is 1000), anything else
+/// as it is written.
+json match_value(const json& v)
+{
+    if (!v.is_number_float()) return v;
+    const double d = v.get<double>();
+    return std::isfinite(d) && std::trunc(d) == d && std::abs(d) < 0x1p63 ? json(int64_t(d)) : v;
+}
+
+/// "reduce/tree": a result's family and variant.
+std::string benchmark_of(const json& r, const results_reader& rd)
+{
+    return rd.name(r, "family", "") + "/" + rd.name(r, "variant", "");
+}
+
+/// What configurations match by: family, variant and parameters (the platform is the run's).
+std::string match_key(const json& r, const results_reader& rd)
+{
+    const json& params = params_of(r, rd);
+    json p = params;
+    if (params.is_object())
+        for (const auto& [k, v] : params.items()) p[k] = match_value(v);
+    return benchmark_of(r, rd) + " " + p.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+/// Every configuration of NEW with its match in BASE, then those only BASE has; a key that a suite
 /// repeats matches in order.
 json matched_rows(const run_input& base, const run_input& now, const results_reader& rb, const results_reader& rn,
                   const compare_options& o)
 {
-    auto key = [](const json& r, const results_reader& rd) {
-        return rd.name(r, "family", "") + "/" + rd.name(r, "variant", "") + " " + params_of(r, rd).dump();
-    };
+    auto key = match_key;
     std::multimap<std::string, const json*> in_base;
     for (const json& r : rb.results(base.doc)) in_base.emplace(key(r, rb), &r);
     json rows = json::array();
@@ -278,7 +246,15 @@ json matched_rows(const run_input& base, const run_input& now, const results_rea
     return rows;
 }
 
-json side_json(const run_input& in, const json& doc)
+/// Whether a run reached its end, which every results document says (`complete`).
+bool complete_of(const json& doc, const results_reader& rd)
+{
+    const json& c = rd.field(doc, "complete");
+    if (!c.is_boolean()) rd.fail("", "'complete' is not true or false");
+    return c.get<bool>();
+}
+
+json side_json(const run_input& in, const json& doc, const results_reader& rd)
 {
     return {{"label", in.label},
             {"id", in.id ? json(*in.id) : json()},
@@ -287,7 +263,88 @@ json side_json(const run_input& in, const json& doc)
             {"device", doc.value("device", json::object()).value("name", json())},
             {"toolchain", doc.value("toolchain", json())},
             {"tool_version", doc.value("tool_version", json())},
-            {"started", doc.value("started", json())}};
+            {"started", doc.value("started", json())},
+            {"complete", complete_of(doc, rd)}};
+}
+
+/// How the parameters of two configurations of one benchmark differ (at most three of them).
+std::string params_difference(const json& b, const json& n)
+{
+    auto value = [](const json& v) { return shown(v.dump(-1, ' ', false, json::error_handler_t::replace), 40); };
+    if (!b.is_object() || !n.is_object()) return "parameters " + value(b) + " in BASE, " + value(n) + " in NEW";
+    std::vector<std::string> d;
+    for (const auto& [k, v] : b.items())
+        if (!n.contains(k))
+            d.push_back(shown(k, 40) + " only in BASE");
+        else if (match_value(v) != match_value(n[k]))
+            d.push_back(shown(k, 40) + " " + value(v) + " in BASE, " + value(n[k]) + " in NEW");
+    for (const auto& [k, v] : n.items())
+        if (!b.contains(k)) d.push_back(shown(k, 40) + " only in NEW");
+    std::string out;
+    for (size_t i = 0; i < d.size() && i < 3; ++i) out += (i ? ", " : "") + d[i];
+    return d.size() > 3 ? out + " (and " + std::to_string(d.size() - 3) + " more)" : out;
+}
+
+/// Why no configuration matched: what NEW has in place of the first ones of BASE.
+std::string why_nothing_matched(const json& base, const json& now, const results_reader& rb, const results_reader& rn)
+{
+    if (base.empty() || now.empty()) return std::string(base.empty() ? "BASE" : "NEW") + " has no results";
+    std::map<std::string, const json*> in_new; // the first configuration of each benchmark of NEW
+    for (const json& r : now) in_new.emplace(benchmark_of(r, rn), &r);
+    std::string why;
+    for (size_t i = 0; i < base.size() && i < 3; ++i) {
+        const std::string bench = benchmark_of(base[i], rb);
+        const auto it = in_new.find(bench);
+        why += "; BASE's " + shown(bench, 80) + " " + shown(params_text(params_of(base[i], rb)), 120) +
+               " is not in NEW, " +
+               (it == in_new.end() ? "which has no " + shown(bench, 80)
+                                   : "whose " + shown(bench, 80) + " differs: " +
+                                         params_difference(params_of(base[i], rb), params_of(*it->second, rn)));
+    }
+    std::string names;
+    size_t named = 0;
+    for (auto it = in_new.begin(); it != in_new.end() && named < 5; ++it, ++named)
+        names += (named ? ", " : "") + shown(it->first, 80);
+    return why.substr(2) + "; NEW's benchmarks: " + names +
+           (in_new.size() > named ? " (and " + std::to_string(in_new.size() - named) + " more)" : "");
+}
+
+/// What a comparison warns of: an input that stopped early (NEW: no evidence for what it did not
+/// reach; BASE: a weaker baseline), and nothing matched (with why).
+json warnings_of(const run_input& base, const run_input& now, const results_reader& rb, const results_reader& rn,
+                 size_t matched)
+{
+    json w = json::array();
+    auto incomplete = [](const char* side, const run_input& in, const results_reader& rd) {
+        const json& by = rd.field(in.doc, "stopped_by");
+        return side + (" (" + shown(in.label, 200) + ") is incomplete: its run stopped early") +
+               (by.is_string() ? " (" + shown(by.get<std::string>(), 20) + ")" : std::string()) + " after " +
+               std::to_string(rd.results(in.doc).size()) + " configurations";
+    };
+    if (!complete_of(now.doc, rn))
+        w.push_back(incomplete("NEW", now, rn) + ": it shows no regression of what it did not reach");
+    if (!complete_of(base.doc, rb))
+        w.push_back(incomplete("BASE", base, rb) +
+                    ": a weaker baseline; what it did not reach is `new` in NEW, compared with nothing");
+    if (matched == 0)
+        w.push_back("nothing matched: no configuration of NEW has the family, variant and parameters of one of BASE (" +
+                    why_nothing_matched(rb.results(base.doc), rn.results(now.doc), rb, rn) + ")");
+    return w;
+}
+
+/// What fails the comparison under `fail_on`, the gate's own verdicts first.
+json regressions_of(const std::set<std::string>& fail_on, const json& counts, size_t worse_resources, bool complete,
+                    size_t matched)
+{
+    json regressions = json::array();
+    auto fails = [&](const char* what, bool happened) {
+        if (happened && fail_on.count(what)) regressions.push_back(what);
+    };
+    fails("incomplete", !complete);
+    fails("unmatched", matched == 0);
+    for (const char* what : {"slower", "failed", "missing"}) fails(what, counts[what].get<int>() > 0);
+    fails("resources", worse_resources > 0);
+    return regressions;
 }
 
 } // namespace
@@ -300,7 +357,7 @@ json compare_runs(const run_input& base, const run_input& now, const compare_opt
 
     // What counts, and whether it fails the comparison.
     json counts = json::object();
-    size_t worse_resources = 0;
+    size_t worse_resources = 0, matched = 0;
     for (const auto& v :
          {"faster", "slower", "same", "noisy", "failed", "fixed", "not verified", "skipped", "new", "missing"})
         counts[v] = 0;
@@ -308,45 +365,27 @@ json compare_runs(const run_input& base, const run_input& now, const compare_opt
         counts[e["verdict"].get<std::string>()] = counts[e["verdict"].get<std::string>()].get<int>() + 1;
         worse_resources += std::count_if(e["resources"].begin(), e["resources"].end(),
                                          [](const json& c) { return c["worse"].get<bool>(); });
+        matched += e["base"].is_object() && e["new"].is_object();
     }
     std::set<std::string> fail_on = o.fail_on;
-    if (fail_on.count("any")) fail_on.insert({"slower", "failed", "resources", "missing"});
-    json regressions = json::array();
-    for (const char* what : {"slower", "failed", "missing"})
-        if (fail_on.count(what) && counts[what].get<int>() > 0) regressions.push_back(what);
-    if (fail_on.count("resources") && worse_resources > 0) regressions.push_back("resources");
-
-    json fail_list = json::array();
-    for (const auto& f : fail_on)
-        if (f != "any") fail_list.push_back(f);
-    return {{"base", side_json(base, base.doc)},
-            {"new", side_json(now, now.doc)},
+    if (fail_on.count("any")) fail_on = {"slower", "failed", "resources", "missing", "incomplete", "unmatched"};
+    fail_on.erase("none");
+    const json regressions = regressions_of(fail_on, counts, worse_resources, complete_of(now.doc, rn), matched);
+    return {{"base", side_json(base, base.doc, rb)},
+            {"new", side_json(now, now.doc, rn)},
             {"differences", diffs},
             {"options",
              {{"alpha", o.alpha},
               {"threshold", o.threshold},
-              {"fail_on", fail_list},
+              {"fail_on", fail_on},
               {"allow_device_change", o.allow_device_change}}},
             {"configurations", rows},
             {"counts", counts},
+            {"matched", matched},
             {"resource_regressions", worse_resources},
+            {"warnings", warnings_of(base, now, rb, rn, matched)},
             {"regressions", regressions},
             {"regressed", !regressions.empty()}};
-}
-
-std::string percent_text(double x, bool sign, bool whole)
-{
-    std::ostringstream o;
-    o << std::fixed << std::setprecision(whole && std::abs(x) >= 0.1 ? 0 : 1) << (sign && x >= 0 ? "+" : "") << 100 * x
-      << "%";
-    return o.str();
-}
-
-std::string p_text(double p)
-{
-    std::ostringstream o;
-    o << std::setprecision(2) << p;
-    return o.str();
 }
 
 } // namespace wb

@@ -17,20 +17,28 @@ namespace wb {
 
 /// What fails a comparison (--fail-on): slower, failed (verified in BASE, not in NEW),
 /// resources (a kernel with more registers, LDS, scratch or spills, or less occupancy), missing
-/// (a configuration of BASE absent from NEW); any: all four; none: nothing.
-inline const std::set<std::string> fail_on_names{"slower", "failed", "resources", "missing", "any", "none"};
+/// (a configuration of BASE absent from NEW), incomplete (NEW's run stopped early: `complete` is
+/// false), unmatched (no configuration in both runs); any: all six (the default); none: nothing.
+inline const std::set<std::string> fail_on_names{"slower",     "failed",    "resources", "missing",
+                                                 "incomplete", "unmatched", "any",       "none"};
 
 struct compare_options {
     double alpha = 0.01;     // the test's significance level
     double threshold = 0.05; // the smallest change of the medians that counts, as a fraction
-    std::set<std::string> fail_on{"slower", "failed", "resources"};
+    std::set<std::string> fail_on{"any"};
     bool allow_device_change = false;
 };
 
 /// Compares NEW with BASE. Throws std::invalid_argument when they cannot be compared: a results
-/// document without samples (schema 2), or a different platform, device, wavefront width or
-/// toolchain without allow_device_change (the difference named).
+/// document without samples (schema 2) or without `complete`, a result without family, variant or
+/// params, or a different platform, device, wavefront width or toolchain without
+/// allow_device_change (the difference named). An input that stopped early and nothing matched are
+/// `warnings` (and fail under `incomplete`, `unmatched`).
 nlohmann::json compare_runs(const run_input& base, const run_input& now, const compare_options& o);
+
+/// The kernels' resources of two results (compare's `resources`), kernel by kernel (by name), AMD
+/// targets included: each figure that changed, and whether for the worse.
+nlohmann::json resource_changes(const nlohmann::json& base, const nlohmann::json& now);
 
 /// The comparison as a console table (`markdown`: a pull-request comment).
 void print_comparison(std::ostream& os, const nlohmann::json& cmp, bool markdown);

@@ -9,9 +9,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <iomanip>
 #include <map>
 #include <ostream>
 #include <set>
+#include <sstream>
 
 namespace wb {
 
@@ -55,12 +57,13 @@ std::string ci_text(const json& e)
 
 std::string resource_text(const json& c)
 {
-    std::string s = c["kernel"].get<std::string>();
-    if (c["target"].is_string()) s += " " + c["target"].get<std::string>();
+    std::string s = shown(c["kernel"].get<std::string>(), 120);
+    if (c["target"].is_string()) s += " " + shown(c["target"].get<std::string>(), 40);
     return s + " " + c["field"].get<std::string>() + " " + value_text(c["base"]) + " -> " + value_text(c["new"]) +
            (c["worse"].get<bool>() ? " (worse)" : "");
 }
 
+/// "2 same, 1 missing; NEW incomplete; regressed: incomplete, missing".
 std::string summary_line(const json& cmp)
 {
     std::string s;
@@ -68,18 +71,33 @@ std::string summary_line(const json& cmp)
         if (v.get<int>() > 0) s += (s.empty() ? "" : ", ") + std::to_string(v.get<int>()) + " " + k;
     if (cmp["resource_regressions"].get<size_t>() > 0)
         s += "; " + std::to_string(cmp["resource_regressions"].get<size_t>()) + " resource regressions";
+    s = s.empty() ? "no configurations" : s;
+    if (cmp["matched"].get<size_t>() == 0) s += "; nothing matched";
+    for (const char* side : {"base", "new"})
+        if (!cmp[side]["complete"].get<bool>())
+            s += std::string("; ") + (*side == 'b' ? "BASE" : "NEW") + " incomplete";
     std::string r;
     for (const auto& x : cmp["regressions"]) r += (r.empty() ? "" : ", ") + x.get<std::string>();
-    return (s.empty() ? "nothing to compare" : s) + (r.empty() ? "; no regression" : "; regressed: " + r);
+    return s + (r.empty() ? "; no regression" : "; regressed: " + r);
+}
+
+/// The comparison's warnings (an input that stopped early, nothing matched), each on a line.
+std::string warning_lines(const json& cmp, bool markdown)
+{
+    std::string s;
+    for (const auto& w : cmp["warnings"])
+        s += (markdown ? "> **warning:** " : "warning: ") + w.get<std::string>() + "\n";
+    return s;
 }
 
 /// The comparison as a markdown table of the configurations that changed, and one of all.
 void print_markdown(std::ostream& os, const json& cmp, const row_cells& head, const std::vector<row_cells>& cells)
 {
     const json& rows = cmp["configurations"];
-    os << "### wavebench compare: " << cmp["base"]["label"].get<std::string>() << " → "
-       << cmp["new"]["label"].get<std::string>() << "\n\n"
+    os << "### wavebench compare: " << shown(cmp["base"]["label"].get<std::string>(), 200) << " → "
+       << shown(cmp["new"]["label"].get<std::string>(), 200) << "\n\n"
        << summary_line(cmp) << "\n\n";
+    if (!cmp["warnings"].empty()) os << warning_lines(cmp, true) << "\n";
     auto line = [&](const row_cells& c) {
         os << "|";
         for (const auto& x : c) {
@@ -118,8 +136,8 @@ void print_table(std::ostream& os, const json& cmp, const row_cells& head, const
     size_t others = 2 * 7;
     for (size_t c = 0; c < 8; ++c) others += c == 2 ? 0 : w[c];
     w[2] = std::min(w[2], std::max<size_t>(12, 120 - std::min<size_t>(others, 108)));
-    os << "BASE " << cmp["base"]["label"].get<std::string>() << "\nNEW  " << cmp["new"]["label"].get<std::string>()
-       << "\n\n";
+    os << "BASE " << shown(cmp["base"]["label"].get<std::string>(), 200) << "\nNEW  "
+       << shown(cmp["new"]["label"].get<std::string>(), 200) << "\n\n";
     auto line = [&](const row_cells& c) {
         std::string s;
         for (size_t i = 0; i < 8; ++i) {
@@ -164,6 +182,21 @@ void print_notes(std::ostream& os, const json& cmp, const std::vector<row_cells>
 
 } // namespace
 
+std::string percent_text(double x, bool sign, bool whole)
+{
+    std::ostringstream o;
+    o << std::fixed << std::setprecision(whole && std::abs(x) >= 0.1 ? 0 : 1) << (sign && x >= 0 ? "+" : "") << 100 * x
+      << "%";
+    return o.str();
+}
+
+std::string p_text(double p)
+{
+    std::ostringstream o;
+    o << std::setprecision(2) << p;
+    return o.str();
+}
+
 void print_comparison(std::ostream& os, const json& cmp, bool markdown)
 {
     const json& rows = cmp["configurations"];
@@ -189,7 +222,7 @@ void print_comparison(std::ostream& os, const json& cmp, bool markdown)
     else
         print_table(os, cmp, head, cells, common);
     print_notes(os, cmp, cells, markdown);
-    if (!markdown) os << "\n" << summary_line(cmp) << "\n";
+    if (!markdown) os << "\n" << warning_lines(cmp, false) << summary_line(cmp) << "\n";
 }
 
 } // namespace wb

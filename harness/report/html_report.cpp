@@ -224,13 +224,25 @@ json trend_json(std::vector<run_input> runs)
 }
 
 /// JSON as a <script type="application/json"> holds it: '<' as \u003c, so no "</script>" or
-/// "<!--" in any string can end or change the script.
+/// "<!--" in any string can end or change the script. And the line and paragraph separators
+/// (U+2028, U+2029) as the text "\u2028" and "\u2029", shown as escaped as the console shows
+/// them: Vega writes names and titles into its expressions as string literals, which such a
+/// character ends (the chart is not drawn), whatever the JSON around it.
 std::string script_json(const json& j)
 {
     const std::string text = j.dump(-1, ' ', false, json::error_handler_t::replace);
     std::string out;
     out.reserve(text.size());
-    for (char ch : text) out += ch == '<' ? std::string("\\u003c") : std::string(1, ch);
+    for (size_t i = 0; i < text.size(); ++i)
+        if (text[i] == '<') {
+            out += "\\u003c";
+        } else if (text.compare(i, 2, "\xE2\x80") == 0 && i + 2 < text.size() &&
+                   (text[i + 2] == '\xA8' || text[i + 2] == '\xA9')) {
+            out += text[i + 2] == '\xA8' ? "\\\\u2028" : "\\\\u2029";
+            i += 2;
+        } else {
+            out += text[i];
+        }
     return out;
 }
 

@@ -2,6 +2,7 @@
 #include "harness/report/results_reader.h"
 
 #include "harness/common/files.h"
+#include "harness/common/json.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -11,9 +12,6 @@ namespace wb {
 namespace {
 
 using json = nlohmann::json;
-
-/// A results document may be large: every sample of every configuration.
-constexpr uint64_t results_input_limit = uint64_t(256) << 20;
 
 } // namespace
 
@@ -36,9 +34,11 @@ run_input read_results_file(const std::string& path)
     const std::string name = "results file " + shown(path, 200);
     json doc;
     try {
-        doc = json::parse(read_input(path, "results file", results_input_limit));
+        doc = parse_json(read_input(path, "results file", results_file_limit));
     } catch (const json::exception& e) {
-        throw std::invalid_argument(name + " is not JSON: " + e.what());
+        throw std::invalid_argument(name + " is not JSON: " + json_error_text(e));
+    } catch (const json_too_deep& e) {
+        throw std::invalid_argument(name + " is not a wavebench results document: " + json_error_text(e));
     } catch (const file_error& e) {
         throw std::invalid_argument(e.what());
     }
@@ -50,8 +50,10 @@ run_input read_results_file(const std::string& path)
 void results_reader::fail(const std::string& where, const std::string& what) const
 {
     // A place-less message ("no 'results' array") follows the input's name directly.
+    // What it says may quote the input: shown (printable text, and what is already shown, pass unchanged).
     const std::string said = where.empty() && what.rfind(": ", 0) == 0 ? what.substr(2) : where + what;
-    throw std::invalid_argument(shown(who, 200) + ": " + said + " (docs/results-schema.md describes the results)");
+    throw std::invalid_argument(shown(who, 200) + ": " + shown(said, 1000) +
+                                " (docs/results-schema.md describes the results)");
 }
 
 const json& results_reader::field(const json& o, const char* key) const

@@ -14,6 +14,10 @@
 
 namespace wb {
 
+/// What a results file may weigh: every sample of every configuration. The readers (compare,
+/// report, merge) refuse a larger file, and merge refuses to write one.
+inline constexpr uint64_t results_file_limit = uint64_t(256) << 20;
+
 /// One run given on the command line: a results file, or a run of the history.
 struct run_input {
     std::string label;         // "results.json", or "run 12 (latest)"

@@ -3,6 +3,7 @@
 #include "harness/worker/process.h"
 
 #include "harness/common/files.h"
+#include "harness/common/json.h"
 #include "harness/measure/interrupt.h"
 
 #include <algorithm>
@@ -172,10 +173,16 @@ worker_process::wait(json& answer, clock::time_point deadline,
         answer_scanned_ = nl == std::string::npos ? answer_buf_.size() : 0;
         if (nl != std::string::npos) {
             // Only the worker's own code writes fd 3, but a plugin can write anything anywhere:
-            // what does not parse ends the worker like a crash.
-            answer = json::parse(answer_buf_.substr(0, nl), nullptr, false);
+            // what is no answer (no JSON, nested too deep, no object) ends the worker like a crash.
+            bool parsed = true;
+            try {
+                answer = parse_json(std::string_view(answer_buf_).substr(0, nl));
+                parsed = answer.is_object();
+            } catch (const std::exception&) {
+                parsed = false;
+            }
             answer_buf_.erase(0, nl + 1);
-            if (!answer.is_discarded()) return outcome::answered;
+            if (parsed) return outcome::answered;
             return end(outcome::died, true, true);
         }
         // No answer is this long: something writes without end where the worker answers.

@@ -53,6 +53,13 @@ std::vector<fs::path> accepted_plugins(const json& catalog, const std::vector<fs
     return loaded;
 }
 
+/// What a worker's fatal answer (an object) says, shown; a plugin may have written it.
+std::string fatal_text(const json& answer)
+{
+    const auto it = answer.find("fatal");
+    return it != answer.end() && it->is_string() ? shown(it->get<std::string>(), 2000) : "the worker answered nonsense";
+}
+
 } // namespace
 
 worker_executor::worker_executor(const platform_options& po, const std::vector<fs::path>& files,
@@ -174,7 +181,7 @@ result worker_executor::measure(const config& c, const run_settings& s)
     r.where = stage(worker_->where().step.load());
     if (how == worker_process::outcome::answered) { // the worker could not start the platform
         r.st = status::error;
-        r.message = answer.value("fatal", "the worker answered nonsense");
+        r.message = fatal_text(answer);
     } else if (how == worker_process::outcome::timed_out) {
         r.st = status::timeout;
         char limit_text[32];
@@ -219,7 +226,7 @@ json lane_costs_in_worker(const platform_options& po)
         throw std::runtime_error("the lane-cost worker " + std::string(how == worker_process::outcome::timed_out
                                                                            ? "timed out"
                                                                            : "ended: " + w.how_it_ended()));
-    if (answer.contains("fatal")) throw std::runtime_error(answer["fatal"].get<std::string>());
+    if (answer.contains("fatal")) throw std::runtime_error(fatal_text(answer));
     return answer.at("lane_costs");
 }
 

@@ -3,6 +3,7 @@
 #include "harness/worker/worker.h"
 
 #include "harness/ceilings/lane_costs.h"
+#include "harness/common/json.h"
 #include "harness/measure/measure.h"
 #include "harness/worker/process.h"
 #include "harness/worker/wire.h"
@@ -71,7 +72,7 @@ int worker_main(const platform_options& po)
     std::shared_ptr<platform> pf;
     std::unique_ptr<local_executor> exec;
     for (std::string line; std::getline(std::cin, line);) {
-        const json request = json::parse(line);
+        const json request = parse_json(line);
         const wire::request_kind what = wire::kind_of(request);
         if (what == wire::request_kind::load) {
             load(request, reg);
