@@ -283,7 +283,8 @@ class Rewrite(unittest.TestCase):
     # ---- odd sources (issue 28): what g++ reads, the rewrite reads alike -----------------------------
     def test_the_launch_never_pastes_onto_the_token_before_it(self):
         # `case 1:` + `::hip_cpu_launch_kernel` would be `:::`; `<` + `::` a digraph `<:`, `%` + `:` `%:`.
-        for before in ["case 1:", "default:", "lbl:", "x = c ? y :", "x = n %", "x = n <", "case 1:\\\n", "case 1:\\ \n"]:
+        for before in ["case 1:", "default:", "lbl:", "x = c ? y :", "x = n %", "x = n <", "case 1:\\\n",
+                       "case 1:\\ \n"]:
             with self.subTest(before):
                 self.check(before + "k<<<1, 64>>>(x);\n", before + " " + launch("1, 64", "k", "x") + ";\n")
         for before in ["case 1: ", "(void)", "{", "case 1:/**/", "x = a::"]:
@@ -306,7 +307,8 @@ class Rewrite(unittest.TestCase):
                 splices = name.count("\n")
                 self.check("%s<<<1, 64>>>(x);\n" % name,
                            launch("1, 64", name.replace("\\\n", ""), "x") + "\n" * splices + ";\n")
-        self.check("k<<<n\\u00e9, 1>>>(p\\u00e9, 1\\u00e9);\n", launch("n\\u00e9, 1", "k", "p\\u00e9, 1\\u00e9") + ";\n")
+        self.check("k<<<n\\u00e9, 1>>>(p\\u00e9, 1\\u00e9);\n",
+                   launch("n\\u00e9, 1", "k", "p\\u00e9, 1\\u00e9") + ";\n")
         self.check("extern __shared__ float s\\u00e9[];\n", shared("float", "s\\u00e9") + "\n")
         self.compiles("__global__ void k\\u00e9rnel(int) {}\n__global__ void \\u00e9k(int) {}\n"
                       "__global__ void k\\U0001F600(int) {}\n"
@@ -318,7 +320,8 @@ class Rewrite(unittest.TestCase):
         # `%:define`: a directive, whose launch keeps the macro continued; `<:` `:>` `<%` `%>` brackets.
         self.check("%:define L(k) k<<<1, \\\n 2>>>(x) \\\n  + 1\nint marker;\n",
                    "%:define L(k) " + launch("1, 2", "k", "x") + "\\\n \\\n  + 1\nint marker;\n")
-        self.check("%:define P(n) kern_ %:%: n<<<1, 1>>>()\n", "%:define P(n) " + launch("1, 1", "kern_ %:%: n", "") + "\n")
+        self.check("%:define P(n) kern_ %:%: n<<<1, 1>>>()\n",
+                   "%:define P(n) " + launch("1, 1", "kern_ %:%: n", "") + "\n")
         self.check("t<:i:><<<1, 1>>>(a<:0:>, <%1%>);\n", launch("1, 1", "t<:i:>", "a<:0:>, <%1%>") + ";\n")
         self.check("k<<<1, 1>>>(v<::ns::T>{}, y);\n", launch("1, 1", "k", "v<::ns::T>{}, y") + ";\n")
         self.check("extern __shared__ <:<:gnu::aligned(16):>:> float s<::>;\n", shared("float", "s") + "\n")
@@ -335,11 +338,13 @@ class Rewrite(unittest.TestCase):
         self.check("k<<<1,\r\n 1>>>(x);\r\nint marker;\r\n", launch("1, 1", "k", "x") + "\n;\r\nint marker;\r\n")
         self.check("#define L k<<<1, \\  \n 1>>>(x) \\\t\n + 1\nint marker;\n",
                    "#define L " + launch("1, 1", "k", "x") + "\\\n \\\t\n + 1\nint marker;\n")
-        self.check("k<<<1, 1>>>(i+\\\n+, p-\\\n>q, a <\\\n< 2);\n", launch("1, 1", "k", "i++, p->q, a << 2") + "\n\n\n;\n")
+        self.check("k<<<1, 1>>>(i+\\\n+, p-\\\n>q, a <\\\n< 2);\n",
+                   launch("1, 1", "k", "i++, p->q, a << 2") + "\n\n\n;\n")
         p, path, out = self.tool("\ufeff#define L(x) k<<<1, 1>>>(x)\nL(y);\n")
         self.assertEqual(p.returncode, 0, p.stderr)
         with open(out, encoding="utf-8", newline="") as f:
-            self.assertEqual(f.read(), '\ufeff#line 1 "%s"\n#define L(x) %s\nL(y);\n' % (path, launch("1, 1", "k", "x")))
+            self.assertEqual(f.read(),
+                             '\ufeff#line 1 "%s"\n#define L(x) %s\nL(y);\n' % (path, launch("1, 1", "k", "x")))
         self.compiles("__global__ void k(int) {}\n#define L(x) k<<<1, \\  \n 1>>>(x) \\\t\n ;\n"
                       "void host(int i) {\r  // c\r  k<<<1, 1>>>(i);\r L(i)\r  k<<<1, 1>>>(i+\\\n+);\r\n}\n")
 
@@ -398,8 +403,9 @@ class Rewrite(unittest.TestCase):
                 p = subprocess.run([TOOL, "a.hip", out], capture_output=True, text=True, cwd=self.dir)
                 self.assertEqual((p.returncode, p.stdout), (2, ""))
                 same = "" if out == "a.hip" else "the same file as "
-                self.assertEqual(p.stderr, "wavebench-hip-rewrite: OUTPUT '%s' is %sthe input of this command%s: it "
-                                 "would be overwritten; name another file\n" % (out, same, " ('a.hip')" if same else ""))
+                self.assertEqual(p.stderr, "wavebench-hip-rewrite: OUTPUT '%s' is %sthe input of this command%s: "
+                                 "it would be overwritten; name another file\n"
+                                 % (out, same, " ('a.hip')" if same else ""))
                 with open(path) as f:
                     self.assertEqual(f.read(), "k<<<1, 1>>>();\n")
                 self.assertEqual(sorted(os.listdir(self.dir)), ["a.hip", "hard.hip", "link.hip"])

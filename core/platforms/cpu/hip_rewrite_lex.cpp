@@ -84,8 +84,8 @@ Toks lex(const Src& S)
     int state = -1; // in a directive: 0 after `#`, 1 macro name, 2 its parameters, 3 header name, 4 rest
     bool pp = false, line_start = true;
     auto emit = [&](Tok::Kind k, size_t b, size_t e, const char* digraph = nullptr) {
-        Tok t{k, pp, digraph || ((k == Tok::Ident || k == Tok::Punct) && S.spliced(b, e)), uint32_t(b), uint32_t(e),
-              region};
+        const bool spelled = digraph || ((k == Tok::Ident || k == Tok::Punct) && S.spliced(b, e));
+        Tok t{k, pp, spelled, uint32_t(b), uint32_t(e), region};
         if (t.spelled) T.alt[T.size()] = digraph ? std::string(digraph) : S.spell(b, e);
         T.v.push_back(t);
         const std::string_view w = T.s(T.size() - 1);

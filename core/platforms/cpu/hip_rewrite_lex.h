@@ -34,7 +34,8 @@ inline bool ident_char(char c)
 inline size_t breaks(std::string_view v)
 {
     size_t n = 0;
-    for (size_t i = 0; i < v.size(); ++i) n += v[i] == '\n' || (v[i] == '\r' && (i + 1 == v.size() || v[i + 1] != '\n'));
+    for (size_t i = 0; i < v.size(); ++i)
+        n += v[i] == '\n' || (v[i] == '\r' && (i + 1 == v.size() || v[i + 1] != '\n'));
     return n;
 }
 
