@@ -113,10 +113,13 @@ class Hipcc(unittest.TestCase):
         self.write("we ird$#.hip", SOURCE)
         self.write("h.h", "#define V 7\n")
         name = "we\\ ird$$\\#.hip"
-        p = hipcc("-MM", "we ird$#.hip", cwd=self.dir)  # on standard output
-        self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertTrue(p.stdout.startswith("we\\ ird$$\\#.o: " + name + " "), p.stdout)
-        self.assertNotIn("wavebench-hipcc.", p.stdout)
+        for args in [["-MM"], ["-M", "-MF", "-"], ["-MM", "-o", "-"], ["-c", "-MMD", "-MF", "-", "-o", "obj.o"]]:
+            with self.subTest(args):  # on standard output
+                p = hipcc(*args, "we ird$#.hip", cwd=self.dir)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                target = "obj.o" if "obj.o" in args else "we\\ ird$$\\#.o"
+                self.assertTrue(p.stdout.startswith("%s: %s " % (target, name)), p.stdout)
+                self.assertNotIn("wavebench-hipcc.", p.stdout)
         cases = [(["-M", "-o", "deps.txt"], "deps.txt", "we\\ ird$$\\#.o"),  # -M with -o: in that file
                  (["-c", "-MD"], "we ird$#.d", "we\\ ird$$\\#.o"),  # named after the source
                  (["-c", "-MD", "-o", "obj.o"], "obj.d", "obj.o"),  # named after -o
