@@ -82,26 +82,26 @@ class Rewriter {
 public:
     Rewriter(const Src& S, const Toks& T) : S(S), T(T) {}
 
-    std::string run()
+    // The rewritten source, appended to `out`.
+    void run(std::string& out)
     {
-        std::vector<Edit> edits;
+        size_t at = 0; // the source is in `out` up to here
         for (size_t i = 0; i < T.size(); ++i) {
             if (i > 0 && T[i].region != T[i - 1].region) lo = static_cast<long>(i);
             size_t end = i;
+            Edit e;
             if (launch_at(i))
-                edits.push_back(launch(i, end));
+                e = launch(i, end);
             else if (is(i, "extern") && is(i + 1, "__shared__"))
-                edits.push_back(shared(i, end));
+                e = shared(i, end);
             else
                 continue;
-            if (edits.size() > 1 && edits.back().b < edits[edits.size() - 2].e)
+            if (e.b < at)
                 throw Error{T[i].b, "the kernel expression overlaps the launch before it; parenthesize the kernel"};
+            out.append(S.s, at, e.b - at) += e.text, at = e.e;
             i = end;
         }
-        std::string out;
-        size_t at = 0;
-        for (const Edit& e : edits) out.append(S.s, at, e.b - at) += e.text, at = e.e;
-        return out.append(S.s, at);
+        out.append(S.s, at);
     }
 
 private:
@@ -412,11 +412,11 @@ const char* usage = "usage: wavebench-hip-rewrite INPUT OUTPUT\n"
                     "Exit status: 0 done, 1 the source cannot be read or rewritten (nothing is written),\n"
                     "2 bad usage (an OUTPUT that is the INPUT included).\n";
 
-/// The output: the `#line` directive naming `input` (a C string: `\`, `"` and control characters
-/// escaped), then the rewritten source.
-std::string rewritten(const std::string& input, const std::string& src)
+/// The output: `bom`, the `#line` directive naming `input` (a C string: `\`, `"` and control
+/// characters escaped), then the rewritten source.
+std::string rewritten(const std::string& input, const std::string& src, const std::string& bom)
 {
-    std::string out = "#line 1 \"";
+    std::string out = bom + "#line 1 \"";
     for (char c : input) {
         char esc[8];
         const auto u = static_cast<unsigned char>(c);
@@ -425,7 +425,8 @@ std::string rewritten(const std::string& input, const std::string& src)
     }
     out += "\"\n";
     Src S{src};
-    return out + Rewriter(S, lex(S)).run();
+    Rewriter(S, lex(S)).run(out);
+    return out;
 }
 
 } // namespace
@@ -460,7 +461,7 @@ int main(int argc, char** argv)
     const std::string bom = src.compare(0, 3, "\xef\xbb\xbf") == 0 ? src.substr(0, 3) : "";
     src.erase(0, bom.size());
     try {
-        out = bom + rewritten(input, src);
+        out = rewritten(input, src, bom);
     } catch (const Error& e) {
         const std::string_view before = std::string_view(src).substr(0, e.at);
         size_t line_start = before.size();
