@@ -6,6 +6,7 @@ hip_rewrite_test.py BUILD_DIR SOURCE_DIR PATH_TO_wavebench-hip-rewrite"""
 import os
 import re
 import shutil
+import stat
 import subprocess
 import tempfile
 import unittest
@@ -410,6 +411,23 @@ class Rewrite(unittest.TestCase):
                     self.assertEqual(f.read(), "k<<<1, 1>>>();\n")
                 self.assertEqual(sorted(os.listdir(self.dir)), ["a.hip", "hard.hip", "link.hip"])
                 self.assertTrue(os.path.islink(os.path.join(self.dir, "link.hip")))
+
+    def test_an_output_that_is_not_a_regular_file_is_refused(self):
+        # It would be replaced by a regular file (the output is renamed into place): a FIFO, a folder,
+        # and, for root, /dev/null.
+        with open(os.path.join(self.dir, "a.hip"), "w") as f:
+            f.write("k<<<1, 1>>>();\n")
+        os.mkfifo(os.path.join(self.dir, "fifo"))
+        os.mkdir(os.path.join(self.dir, "dir"))
+        for out, what in [("fifo", "a FIFO"), ("dir", "a directory")]:
+            with self.subTest(out):
+                p = subprocess.run([TOOL, "a.hip", out], capture_output=True, text=True, cwd=self.dir, timeout=20)
+                self.assertEqual((p.returncode, p.stdout, p.stderr),
+                                 (2, "", "wavebench-hip-rewrite: OUTPUT '%s' is %s: name a regular file, or - for "
+                                         "standard output\n" % (out, what)))
+        self.assertTrue(stat.S_ISFIFO(os.stat(os.path.join(self.dir, "fifo")).st_mode))
+        self.assertEqual(sorted(os.listdir(self.dir)), ["a.hip", "dir", "fifo"])
+        self.assertEqual(os.listdir(os.path.join(self.dir, "dir")), [])
 
     def test_an_input_that_is_not_a_regular_file_is_refused_unread(self):
         os.mkdir(os.path.join(self.dir, "dir.hip"))

@@ -22,8 +22,9 @@
 // inside a launch, a launch broken by a preprocessor directive, and an `extern __shared__` not of the
 // form `T name[];`. Also refused, before anything is read or written: an INPUT that is not a regular
 // file (a directory, a device, a FIFO) or is larger than 64 MiB (exit 1), and an OUTPUT that is the
-// same file as INPUT, through a link or another spelling too (exit 2). Every scan is a loop: deep
-// nesting costs time in proportion, not stack.
+// same file as INPUT, through a link or another spelling too, or exists and is not a regular file
+// (it would be renamed over: a FIFO, /dev/null) (exit 2). Every scan is a loop: deep nesting costs
+// time in proportion, not stack.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -335,19 +336,21 @@ std::string shown(std::string_view s)
     return i < s.size() ? out + "... (" + std::to_string(s.size()) + " bytes)" : out;
 }
 
+/// What a file that is not a regular file is, for messages.
+const char* special(const struct stat& st)
+{
+    return S_ISDIR(st.st_mode)                          ? "a directory"
+           : S_ISFIFO(st.st_mode)                       ? "a FIFO"
+           : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                                                        : "a socket or other special file";
+}
+
 /// Reads `path` into `src`: a regular file (checked before it is opened, and again once open, so that
 /// a directory, a device or a FIFO is refused without a read) of at most max_source bytes.
 bool read_source(const std::string& path, std::string& src, std::string& why)
 {
     struct stat st {};
     auto refuse = [&](std::string w) { return why = std::move(w), false; };
-    auto kind = [](const struct stat& s) {
-        return S_ISREG(s.st_mode)                         ? ""
-               : S_ISDIR(s.st_mode)                       ? "a directory"
-               : S_ISFIFO(s.st_mode)                      ? "a FIFO"
-               : S_ISCHR(s.st_mode) || S_ISBLK(s.st_mode) ? "a device"
-                                                          : "not a regular file";
-    };
     if (::stat(path.c_str(), &st) != 0) return refuse(std::string("cannot read it: ") + std::strerror(errno));
     const int fd = S_ISREG(st.st_mode) ? ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
     if (S_ISREG(st.st_mode) && (fd < 0 || ::fstat(fd, &st) != 0)) {
@@ -357,7 +360,7 @@ bool read_source(const std::string& path, std::string& src, std::string& why)
     }
     if (!S_ISREG(st.st_mode)) {
         if (fd >= 0) ::close(fd);
-        return refuse(std::string("it is ") + kind(st) + ", not a source file; name a regular file");
+        return refuse(std::string("it is ") + special(st) + ", not a source file; name a regular file");
     }
     bool big = uint64_t(st.st_size) > max_source, failed = false;
     src.clear();
@@ -445,6 +448,12 @@ int main(int argc, char** argv)
         return 2;
     }
     const std::string &input = args[0], &output = args[1];
+    struct stat st {};
+    if (output != "-" && ::stat(output.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) { // renamed over: /dev/null
+        std::cerr << "wavebench-hip-rewrite: OUTPUT '" << shown(output) << "' is " << special(st)
+                  << ": name a regular file, or - for standard output\n";
+        return 2;
+    }
     if (output != "-" && same_file(input, output)) {
         const bool as_given = input == output;
         std::cerr << "wavebench-hip-rewrite: OUTPUT '" << shown(output) << "' is "
