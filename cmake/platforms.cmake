@@ -99,7 +99,8 @@ wavebench_bundle(${boost_context_lib})
 # `extern __shared__`, run on every cpu source by wavebench_add_plugin) and bin/wavebench-hipcc, the
 # compiler command for standalone HIP programs. The script finds the headers and the runtime
 # relative to itself: one copy for the build folder, one for the installed tree (install.cmake).
-add_executable(wavebench_hip_rewrite ${PROJECT_SOURCE_DIR}/core/platforms/cpu/hip_rewrite.cpp)
+add_executable(wavebench_hip_rewrite ${PROJECT_SOURCE_DIR}/core/platforms/cpu/hip_rewrite.cpp
+                                     ${PROJECT_SOURCE_DIR}/core/platforms/cpu/hip_rewrite_lex.cpp)
 target_compile_options(wavebench_hip_rewrite PRIVATE ${WAVEBENCH_WARNINGS})
 set_target_properties(wavebench_hip_rewrite PROPERTIES OUTPUT_NAME wavebench-hip-rewrite
                                                        RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)

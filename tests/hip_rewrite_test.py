@@ -6,6 +6,7 @@ hip_rewrite_test.py BUILD_DIR SOURCE_DIR PATH_TO_wavebench-hip-rewrite"""
 import os
 import re
 import shutil
+import stat
 import subprocess
 import tempfile
 import unittest
@@ -18,6 +19,11 @@ TOOL = os.path.abspath(wbtest.ARGS[0])
 def launch(cfg, kernel, args):
     """What `kernel<<<cfg>>>(args)` becomes."""
     return "::hip_cpu_launch_kernel(::hip_cpu_launch_config(%s), [&]() { %s(%s); })" % (cfg, kernel, args)
+
+
+def lines(text):
+    """The line breaks in `text` as g++ counts them: \n, \r\n or a \r alone."""
+    return len(re.findall(r"\r\n|\r|\n", text))
 
 
 def shared(type_, name):
@@ -59,7 +65,7 @@ class Rewrite(unittest.TestCase):
         header = '#line 1 "%s"\n' % path
         self.assertEqual(text[:len(header)], header)
         body = text[len(header):]
-        self.assertEqual(body.count("\n"), source.count("\n"), "every line keeps its number")
+        self.assertEqual(lines(body), lines(source), "every line keeps its number")
         self.assertEqual(sorted(os.listdir(self.dir)), ["k.cpp", "k.hip"], "no temporary file is left")
         return body
 
@@ -85,7 +91,7 @@ class Rewrite(unittest.TestCase):
         stubs = os.path.join(self.dir, "stubs.h")
         with open(stubs, "w") as f:
             f.write(STUBS)
-        with open(os.path.join(self.dir, "k.cpp")) as f:
+        with open(os.path.join(self.dir, "k.cpp"), newline="") as f:
             self.assertEqual(f.read().split("\n", 1)[1], body)
         p = subprocess.run(["g++", "-std=c++20", "-fsyntax-only", "-include", stubs, "-x", "c++",
                             os.path.join(self.dir, "k.cpp")], capture_output=True, text=True, timeout=300)
@@ -275,6 +281,104 @@ class Rewrite(unittest.TestCase):
             self.assertEqual(f.read(), "old")
         self.assertEqual(sorted(os.listdir(self.dir)), ["k.cpp", "k.hip"])
 
+    # ---- odd sources (issue 28): what g++ reads, the rewrite reads alike -----------------------------
+    def test_the_launch_never_pastes_onto_the_token_before_it(self):
+        # `case 1:` + `::hip_cpu_launch_kernel` would be `:::`; `<` + `::` a digraph `<:`, `%` + `:` `%:`.
+        for before in ["case 1:", "default:", "lbl:", "x = c ? y :", "x = n %", "x = n <", "case 1:\\\n",
+                       "case 1:\\ \n"]:
+            with self.subTest(before):
+                self.check(before + "k<<<1, 64>>>(x);\n", before + " " + launch("1, 64", "k", "x") + ";\n")
+        for before in ["case 1: ", "(void)", "{", "case 1:/**/", "x = a::"]:
+            with self.subTest(before):
+                body = self.rewrite(before + "k<<<1, 64>>>(x);\n")
+                self.assertFalse(body.startswith(before + " "), body)
+        self.compiles("__global__ void k(int) {}\n"
+                      "int host(int n, bool c) {\n"
+                      "    int x = 0;\n"
+                      "    switch (n) { case 1:k<<<1, 64>>>(x); break; default:k<<<1, 64>>>(x); }\n"
+                      "    if (n > 9) goto lbl;\n"
+                      "lbl:k<<<1, 64>>>(x);\n"
+                      "    c ? (void)0 :k<<<1, 64>>>(x);\n"
+                      "    return n %(k<<<1, 64>>>(x), 1) + (n <(k<<<1, 64>>>(x), 1));\n"
+                      "}\n")
+
+    def test_universal_character_names_are_identifier_characters(self):
+        for name in ["k\\u00e9rnel", "\\u00e9k", "k\\U0001F600", "k\\U000000e9x", "k\\\n\\u00e9", "k\\u00\\\ne9"]:
+            with self.subTest(name):
+                splices = name.count("\n")
+                self.check("%s<<<1, 64>>>(x);\n" % name,
+                           launch("1, 64", name.replace("\\\n", ""), "x") + "\n" * splices + ";\n")
+        self.check("k<<<n\\u00e9, 1>>>(p\\u00e9, 1\\u00e9);\n",
+                   launch("n\\u00e9, 1", "k", "p\\u00e9, 1\\u00e9") + ";\n")
+        self.check("extern __shared__ float s\\u00e9[];\n", shared("float", "s\\u00e9") + "\n")
+        self.compiles("__global__ void k\\u00e9rnel(int) {}\n__global__ void \\u00e9k(int) {}\n"
+                      "__global__ void k\\U0001F600(int) {}\n"
+                      "void host(int x) { k\\u00e9rnel<<<1, 64>>>(x); \\u00e9k<<<1, 64>>>(x); "
+                      "k\\U0001F600<<<1, 64>>>(x); }\n"
+                      "__global__ void g() { extern __shared__ float s\\u00e9[]; s\\u00e9[0] = 1; }\n")
+
+    def test_digraphs_are_the_tokens_they_stand_for(self):
+        # `%:define`: a directive, whose launch keeps the macro continued; `<:` `:>` `<%` `%>` brackets.
+        self.check("%:define L(k) k<<<1, \\\n 2>>>(x) \\\n  + 1\nint marker;\n",
+                   "%:define L(k) " + launch("1, 2", "k", "x") + "\\\n \\\n  + 1\nint marker;\n")
+        self.check("%:define P(n) kern_ %:%: n<<<1, 1>>>()\n",
+                   "%:define P(n) " + launch("1, 1", "kern_ %:%: n", "") + "\n")
+        self.check("t<:i:><<<1, 1>>>(a<:0:>, <%1%>);\n", launch("1, 1", "t<:i:>", "a<:0:>, <%1%>") + ";\n")
+        self.check("k<<<1, 1>>>(v<::ns::T>{}, y);\n", launch("1, 1", "k", "v<::ns::T>{}, y") + ";\n")
+        self.check("extern __shared__ <:<:gnu::aligned(16):>:> float s<::>;\n", shared("float", "s") + "\n")
+        self.compiles("namespace ns { using T = int; }\n__global__ void k(int, int) {}\n"
+                      "%:define L(x) k<<<1, \\\n 2>>>(x<:0:>, 1) \\\n  ;\n"
+                      "void host(int a<:1:>, void (*t<:1:>)(int, int)) <% L(a); t<:0:><<<1, 1>>>(a<:0:>, 2); %>\n"
+                      "__global__ void g() { extern __shared__ <:<:gnu::aligned(16):>:> float s<::>; s<:0:> = 1; }\n")
+
+    def test_line_breaks_as_g_plus_plus_reads_them(self):
+        # A \r alone ends a line (and a // comment); blanks may stand between a splice's `\` and the
+        # line break; a splice inside an operator keeps it one operator; a byte order mark stays first.
+        self.check("// c\rk<<<1, 1>>>(x);\r", "// c\r" + launch("1, 1", "k", "x") + ";\r")
+        self.check("k<<<1,\r 1>>>(x);\rint marker;\r", launch("1, 1", "k", "x") + "\n;\rint marker;\r")
+        self.check("k<<<1,\r\n 1>>>(x);\r\nint marker;\r\n", launch("1, 1", "k", "x") + "\n;\r\nint marker;\r\n")
+        self.check("#define L k<<<1, \\  \n 1>>>(x) \\\t\n + 1\nint marker;\n",
+                   "#define L " + launch("1, 1", "k", "x") + "\\\n \\\t\n + 1\nint marker;\n")
+        self.check("k<<<1, 1>>>(i+\\\n+, p-\\\n>q, a <\\\n< 2);\n",
+                   launch("1, 1", "k", "i++, p->q, a << 2") + "\n\n\n;\n")
+        p, path, out = self.tool("\ufeff#define L(x) k<<<1, 1>>>(x)\nL(y);\n")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(out, encoding="utf-8", newline="") as f:
+            self.assertEqual(f.read(),
+                             '\ufeff#line 1 "%s"\n#define L(x) %s\nL(y);\n' % (path, launch("1, 1", "k", "x")))
+        self.compiles("__global__ void k(int) {}\n#define L(x) k<<<1, \\  \n 1>>>(x) \\\t\n ;\n"
+                      "void host(int i) {\r  // c\r  k<<<1, 1>>>(i);\r L(i)\r  k<<<1, 1>>>(i+\\\n+);\r\n}\n")
+
+    def test_deep_nesting_is_no_crash(self):
+        # 100,000 of each nesting the kernel expression, the configuration or the arguments can have.
+        n = 100000
+        cases = {"subscripts": "a" + "[0]" * n + "<<<1, 1>>>();\n",
+                 "calls and subscripts": "f(x)" + "[0](x)" * n + "<<<1, 1>>>();\n",
+                 "parentheses around the kernel": "(" * n + "k" + ")" * n + "<<<1, 1>>>();\n",
+                 "template arguments": "k<" + "A<" * n + "int" + ">" * n + "><<<1, 1>>>();\n",
+                 "member access": "a." * n + "k<<<1, 1>>>();\n",
+                 "qualified names": "a::" * n + "k<<<1, 1>>>();\n",
+                 "configuration": "k<<<" + "(" * n + "1" + ")" * n + ", 1>>>();\n",
+                 "braces in the arguments": "k<<<1, 1>>>(" + "{" * n + "}" * n + ");\n",
+                 "brackets in the arguments": "k<<<1, 1>>>(" + "[" * n + "]" * n + ");\n",
+                 "statements in nested braces": "k<<<1, 1>>>(" + "(" * n + "[&] {" + ";" * n + "}" + ")" * n + ");\n",
+                 "unclosed parentheses": "k<<<1, 1>>>(" + "(" * n + ";\n"}
+        for name, source in cases.items():
+            with self.subTest(name):
+                p, _, out = self.tool(source)
+                self.assertIn(p.returncode, (0, 1), p.stderr[-300:])
+                if p.returncode == 1:
+                    self.assertRegex(p.stderr, r"\A[^\n]*k\.hip:1:\d+: error: [^\n]+\n\Z")
+                else:
+                    with open(out) as f:
+                        self.assertIn("::hip_cpu_launch_kernel(", f.read())
+                    os.remove(out)
+
+    def test_raw_string_prefixes_cost_linear_time(self):
+        # `R"` with no delimiter: its `(` is looked for among the next 16 characters, not to the end.
+        p, _, _ = self.tool('R"\n' * 1000000 + "(\n")
+        self.assertEqual(p.returncode, 0, p.stderr)
+
     # ---- command line --------------------------------------------------------------------------------
     def test_command_line(self):
         p = subprocess.run([TOOL, "--help"], capture_output=True, text=True)
@@ -287,7 +391,71 @@ class Rewrite(unittest.TestCase):
                 self.assertIn("usage:", p.stderr)
         p = subprocess.run([TOOL, os.path.join(self.dir, "missing.hip"), "-"], capture_output=True, text=True)
         self.assertEqual((p.returncode, p.stdout), (1, ""))
-        self.assertIn("missing.hip: error: cannot read", p.stderr)
+        self.assertIn("missing.hip: error: cannot read it", p.stderr)
+
+    def test_an_output_that_is_the_input_is_refused(self):
+        path = os.path.join(self.dir, "a.hip")
+        with open(path, "w") as f:
+            f.write("k<<<1, 1>>>();\n")
+        os.symlink("a.hip", os.path.join(self.dir, "link.hip"))
+        os.link(path, os.path.join(self.dir, "hard.hip"))
+        for out in ["a.hip", "./a.hip", "link.hip", "hard.hip", os.path.join(self.dir, "a.hip")]:
+            with self.subTest(out):
+                p = subprocess.run([TOOL, "a.hip", out], capture_output=True, text=True, cwd=self.dir)
+                self.assertEqual((p.returncode, p.stdout), (2, ""))
+                same = "" if out == "a.hip" else "the same file as "
+                self.assertEqual(p.stderr, "wavebench-hip-rewrite: OUTPUT '%s' is %sthe input of this command%s: "
+                                 "it would be overwritten; name another file\n"
+                                 % (out, same, " ('a.hip')" if same else ""))
+                with open(path) as f:
+                    self.assertEqual(f.read(), "k<<<1, 1>>>();\n")
+                self.assertEqual(sorted(os.listdir(self.dir)), ["a.hip", "hard.hip", "link.hip"])
+                self.assertTrue(os.path.islink(os.path.join(self.dir, "link.hip")))
+
+    def test_an_output_that_is_not_a_regular_file_is_refused(self):
+        # It would be replaced by a regular file (the output is renamed into place): a FIFO, a folder,
+        # and, for root, /dev/null.
+        with open(os.path.join(self.dir, "a.hip"), "w") as f:
+            f.write("k<<<1, 1>>>();\n")
+        os.mkfifo(os.path.join(self.dir, "fifo"))
+        os.mkdir(os.path.join(self.dir, "dir"))
+        for out, what in [("fifo", "a FIFO"), ("dir", "a directory")]:
+            with self.subTest(out):
+                p = subprocess.run([TOOL, "a.hip", out], capture_output=True, text=True, cwd=self.dir, timeout=20)
+                self.assertEqual((p.returncode, p.stdout, p.stderr),
+                                 (2, "", "wavebench-hip-rewrite: OUTPUT '%s' is %s: name a regular file, or - for "
+                                         "standard output\n" % (out, what)))
+        self.assertTrue(stat.S_ISFIFO(os.stat(os.path.join(self.dir, "fifo")).st_mode))
+        self.assertEqual(sorted(os.listdir(self.dir)), ["a.hip", "dir", "fifo"])
+        self.assertEqual(os.listdir(os.path.join(self.dir, "dir")), [])
+
+    def test_an_input_that_is_not_a_regular_file_is_refused_unread(self):
+        os.mkdir(os.path.join(self.dir, "dir.hip"))
+        os.mkfifo(os.path.join(self.dir, "fifo.hip"))
+        big = os.path.join(self.dir, "big.hip")
+        with open(big, "w") as f:
+            f.truncate((64 << 20) + 1)  # sparse: nothing of it is read
+        cases = [("dir.hip", "it is a directory, not a source file; name a regular file"),
+                 ("/dev/zero", "it is a device, not a source file; name a regular file"),
+                 ("fifo.hip", "it is a FIFO, not a source file; name a regular file"),
+                 ("big.hip", "it is larger than 64 MiB, more than a source the rewrite reads; split it"),
+                 ("missing.hip", "cannot read it: No such file or directory")]
+        for name, why in cases:
+            with self.subTest(name):
+                out = os.path.join(self.dir, "k.cpp")
+                p = subprocess.run([TOOL, name, out], capture_output=True, text=True, cwd=self.dir, timeout=20)
+                self.assertEqual((p.returncode, p.stdout, p.stderr), (1, "", "%s: error: %s\n" % (name, why)))
+                self.assertFalse(os.path.exists(out))
+        self.assertEqual(sorted(os.listdir(self.dir)), ["big.hip", "dir.hip", "fifo.hip"])
+
+    def test_messages_escape_the_file_name(self):
+        name = "we\x1b[31mird.hip"
+        p = subprocess.run([TOOL, name, "-"], capture_output=True, text=True, cwd=self.dir)
+        self.assertEqual((p.returncode, p.stderr), (1, "we\\x1b[31mird.hip: error: cannot read it: No such file or "
+                                                       "directory\n"))
+        p, path, _ = self.tool("k<<<1;\n", name="tab\there.hip")
+        self.assertEqual(p.returncode, 1)
+        self.assertTrue(p.stderr.startswith(path.replace("\t", "\\x09") + ":1:2: error: "), p.stderr)
 
     def test_standard_output_and_the_input_named_as_given(self):
         with open(os.path.join(self.dir, "k.hip"), "w") as f:

@@ -9,8 +9,10 @@
 //     -> static thread_local TYPE* const NAME = ::hip_cpu_dynamic_shared();
 // A replaced span is written on one line (comments and line breaks in it become a space, raw strings
 // stay as they are) and followed by the line breaks it had (`\`-continued inside a directive), so
-// every other line keeps its number. `<<<` in comments, strings, raw strings and character literals,
-// and `operator<<<`, are left alone. Code that the preprocessor skips (`#if 0`) is rewritten too.
+// every other line keeps its number; a space keeps the `::` it starts with from pasting onto a `:`,
+// `<` or `%` before it (`case 1: ::hip_cpu_launch_kernel`). `<<<` in comments, strings, raw strings
+// and character literals, and `operator<<<`, are left alone. Code that the preprocessor skips
+// (`#if 0`) is rewritten too. The tokens are read as g++ reads them (hip_rewrite_lex.h).
 //
 // E is the postfix expression before `<<<`: an identifier, a template-id, a qualified name
 // (`ns::k`, `::k`, `ns::template k<T>`), member access (`o.k`, `p->k`, `o.a[i]`), a parenthesized
@@ -18,14 +20,23 @@
 // nothing written, a message `INPUT:LINE:COL: error: ...`): no such expression before `<<<`, a
 // configuration not closed by `>>>`, `>>>` not followed by `(`, an unbalanced argument list, a launch
 // inside a launch, a launch broken by a preprocessor directive, and an `extern __shared__` not of the
-// form `T name[];`.
+// form `T name[];`. Also refused, before anything is read or written: an INPUT that is not a regular
+// file (a directory, a device, a FIFO) or is larger than 64 MiB (exit 1), and an OUTPUT that is the
+// same file as INPUT, through a link or another spelling too, or exists and is not a regular file
+// (it would be renamed over: a FIFO, /dev/null) (exit 2). Every scan is a loop: deep nesting costs
+// time in proportion, not stack.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <cctype>
+#include <cerrno>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <iterator>
+#include <new>
 #include <random>
 #include <set>
 #include <string>
@@ -33,17 +44,11 @@
 #include <utility>
 #include <vector>
 
+#include "hip_rewrite_lex.h"
+
 namespace {
 
-constexpr size_t npos = std::string::npos;
-
-struct Tok {
-    enum Kind { Ident, Number, Literal, Raw, Punct } kind;
-    size_t b, e;   // the source bytes [b, e); b is never inside a line splice
-    int region;    // one directive, one #define's body, or the code between two directives
-    bool pp;       // in a preprocessor directive
-    std::string s; // Ident and Punct: the spelling without line splices
-};
+using namespace hip_rewrite;
 
 struct Error {
     size_t at;
@@ -53,12 +58,6 @@ struct Edit {
     size_t b, e;
     std::string text;
 }; // the source [b, e) becomes text
-
-bool digit(char c) { return c >= '0' && c <= '9'; }
-bool ident_char(char c)
-{
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || static_cast<unsigned char>(c) >= 0x80;
-}
 
 bool keyword(std::string_view w)
 {
@@ -80,161 +79,39 @@ bool keyword(std::string_view w)
     return words.count(w) != 0;
 }
 
-struct Src {
-    const std::string& s;
-    size_t n() const { return s.size(); }
-    char at(size_t i) const { return i < s.size() ? s[i] : '\0'; }
-    size_t sk(size_t i) const // i moved past the line splices (backslash, newline) that start there
-    {
-        while (at(i) == '\\') {
-            size_t j = i + 1 + (at(i + 1) == '\r');
-            if (at(j) != '\n') break;
-            i = j + 1;
-        }
-        return i;
-    }
-    size_t nx(size_t i) const { return sk(i + 1); } // the next character after the one at i
-    size_t quoted(size_t q) const                   // the end of the string or character literal opened at q
-    {
-        for (size_t i = nx(q); i < n();) {
-            char c = s[i];
-            if (c == s[q]) return i + 1;
-            if (c == '\n') return i; // unterminated: g++ says so
-            i = nx(i);
-            if (c == '\\' && i < n() && s[i] != '\n') i = nx(i); // the escaped character
-        }
-        return n();
-    }
-};
-
-/// The pp-number that starts at p, with digit separators and exponent signs: its last character,
-/// and where the scan stopped.
-std::pair<size_t, size_t> pp_number(const Src& S, size_t p)
-{
-    size_t last = p, r = S.nx(p);
-    for (char prev = S.s[p]; r < S.n();) {
-        char d = S.s[r];
-        size_t r2 = S.nx(r);
-        bool sign = (d == '+' || d == '-') && (prev == 'e' || prev == 'E' || prev == 'p' || prev == 'P');
-        if (d == '\'' && r2 < S.n() && ident_char(S.s[r2]))
-            d = S.s[r = r2], r2 = S.nx(r);
-        else if (!ident_char(d) && d != '.' && !sign)
-            break;
-        prev = d, last = r, r = r2;
-    }
-    return {last, r};
-}
-
-std::vector<Tok> lex(const Src& S)
-{
-    std::vector<Tok> out;
-    int region = 0, state = -1; // in a directive: 0 after `#`, 1 macro name, 2 its parameters, 3 header name, 4 rest
-    bool pp = false, line_start = true;
-    auto emit = [&](Tok::Kind k, size_t b, size_t e) {
-        Tok t{k, b, e, region, pp, {}};
-        if (k == Tok::Ident || k == Tok::Punct)
-            for (size_t i = b; i < e; i = S.nx(i)) t.s += S.s[i];
-        out.push_back(t);
-        line_start = false;
-        if (state == 0)
-            state = t.s == "define" ? 1 : (t.s == "include" || t.s == "include_next" || t.s == "import") ? 3 : 4;
-        else if (state == 1 && k == Tok::Ident && S.at(S.sk(e)) == '(')
-            state = 2;
-        else if (state == 1 || (state == 2 && t.s == ")"))
-            state = 4, ++region; // the macro's body is a region of its own
-        else if (state == 3)
-            state = 4;
-    };
-    for (size_t p = S.sk(0); p < S.n();) {
-        char c = S.s[p];
-        size_t q = S.nx(p);
-        if (c == '\n') {
-            if (pp) pp = false, ++region, state = -1;
-            line_start = true, p = q;
-        } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-            p = q;
-        } else if (c == '/' && S.at(q) == '/') {
-            while (p < S.n() && S.s[p] != '\n') p = S.nx(p);
-        } else if (c == '/' && S.at(q) == '*') {
-            for (p = S.nx(q); p < S.n() && !(S.s[p] == '*' && S.at(S.nx(p)) == '/');) p = S.nx(p);
-            p = p < S.n() ? S.nx(S.nx(p)) : p;
-        } else if (c == '#' && line_start && !pp) {
-            ++region, pp = true;
-            emit(Tok::Punct, p, p + 1);
-            state = 0, p = q;
-        } else if (c == '<' && state == 3) {
-            size_t r = q;
-            while (r < S.n() && S.s[r] != '>' && S.s[r] != '\n') r = S.nx(r);
-            size_t e = S.at(r) == '>' ? r + 1 : r;
-            emit(Tok::Literal, p, e);
-            p = S.sk(e);
-        } else if (ident_char(c) && !digit(c)) {
-            std::string id;
-            size_t r = p, last = p;
-            for (; r < S.n() && ident_char(S.s[r]); r = S.nx(r)) id += S.s[r], last = r;
-            bool raw = S.at(r) == '"' && (id == "R" || id == "u8R" || id == "uR" || id == "UR" || id == "LR");
-            size_t open = raw ? S.s.find('(', r) : npos, e = npos;
-            if (open != npos && open - r <= 17 && S.s.find_first_of(" \t\v\f\r\n\\)\"", r + 1) >= open) {
-                std::string close = ")" + S.s.substr(r + 1, open - r - 1) + "\"";
-                size_t end = S.s.find(close, open + 1); // no line splices in a raw string
-                emit(Tok::Raw, p, e = end == npos ? S.n() : end + close.size());
-            } else if ((S.at(r) == '"' || S.at(r) == '\'') &&
-                       (raw || id == "u8" || id == "u" || id == "U" || id == "L")) {
-                emit(Tok::Literal, p, e = S.quoted(r));
-            } else {
-                emit(Tok::Ident, p, last + 1);
-            }
-            p = e == npos ? r : S.sk(e);
-        } else if (c == '"' || c == '\'') {
-            size_t e = S.quoted(p);
-            emit(Tok::Literal, p, e);
-            p = S.sk(e);
-        } else if (digit(c) || (c == '.' && digit(S.at(q)))) {
-            const auto [last, r] = pp_number(S, p);
-            emit(Tok::Number, p, last + 1);
-            p = r;
-        } else {
-            bool two = (c == ':' && S.at(q) == ':') || (c == '-' && S.at(q) == '>');
-            emit(Tok::Punct, p, two ? q + 1 : p + 1);
-            p = two ? S.nx(q) : q;
-        }
-    }
-    return out;
-}
-
 class Rewriter {
 public:
-    Rewriter(const Src& S, const std::vector<Tok>& T) : S(S), T(T) {}
+    Rewriter(const Src& S, const Toks& T) : S(S), T(T) {}
 
-    std::string run()
+    // The rewritten source, appended to `out`.
+    void run(std::string& out)
     {
-        std::vector<Edit> edits;
+        size_t at = 0; // the source is in `out` up to here
         for (size_t i = 0; i < T.size(); ++i) {
             if (i > 0 && T[i].region != T[i - 1].region) lo = static_cast<long>(i);
             size_t end = i;
+            Edit e;
             if (launch_at(i))
-                edits.push_back(launch(i, end));
+                e = launch(i, end);
             else if (is(i, "extern") && is(i + 1, "__shared__"))
-                edits.push_back(shared(i, end));
+                e = shared(i, end);
             else
                 continue;
-            if (edits.size() > 1 && edits.back().b < edits[edits.size() - 2].e)
+            if (e.b < at)
                 throw Error{T[i].b, "the kernel expression overlaps the launch before it; parenthesize the kernel"};
+            out.append(S.s, at, e.b - at) += e.text, at = e.e;
             i = end;
         }
-        std::string out;
-        size_t at = 0;
-        for (const Edit& e : edits) out.append(S.s, at, e.b - at) += e.text, at = e.e;
-        return out.append(S.s, at);
+        out.append(S.s, at);
     }
 
 private:
     const Src& S;
-    const std::vector<Tok>& T;
+    const Toks& T;
     long lo = 0; // the first token of the region being rewritten
 
-    bool is(size_t k, std::string_view s) const { return k < T.size() && T[k].s == s; } // s: not empty
-    char punct(size_t k) const { return T[k].kind == Tok::Punct && T[k].s.size() == 1 ? T[k].s[0] : 0; }
+    bool is(size_t k, std::string_view s) const { return k < T.size() && T.s(k) == s; } // s: not empty
+    char punct(size_t k) const { return T[k].kind == Tok::Punct && T.s(k).size() == 1 ? T.s(k)[0] : 0; }
     bool glued(size_t k) const { return S.sk(T[k].e) == T[k + 1].b; } // no space between k and k + 1
     bool triple(size_t k, std::string_view c) const                   // `ccc`
     {
@@ -248,7 +125,7 @@ private:
     bool name_tok(long k, bool cast_ok) const
     {
         if (k < lo || T[k].kind != Tok::Ident) return false;
-        const std::string& w = T[k].s;
+        const std::string_view w = T.s(k);
         return !keyword(w) || (cast_ok && w.size() > 5 && w.compare(w.size() - 5, 5, "_cast") == 0);
     }
     long open_of(long k) const // k closes a bracket: where it opens
@@ -285,16 +162,23 @@ private:
         long o = bk(k, ">") ? angle_open(k) : -1;
         return o > 0 && name_tok(o - 1, true) ? o - 1 : -1;
     }
-    long unit(long k) const // a name, `this`, or a parenthesized expression, call or subscript, ending at k
+    // A name, `this`, or a parenthesized expression, call or subscript, ending at k. Calls and
+    // subscripts are followed down to their callee (a loop: there may be 100,000 of them); where the
+    // callee is not one, the innermost parenthesized expression `(e)` found on the way is the unit.
+    long unit(long k) const
     {
-        if (bk(k, "this")) return k;
-        if (!bk(k, ")") && !bk(k, "]")) return name(k);
-        long o = open_of(k);
-        if (o < 0) return -1;
-        bool callee = o > lo && (T[o - 1].kind == Tok::Ident || is(o - 1, ">") || is(o - 1, "]") ||
-                                 (is(k, "]") && is(o - 1, ")")));
-        long c = callee ? unit(o - 1) : -1;
-        return c >= 0 ? c : is(k, ")") && o + 1 < k ? o : -1; // not `()`
+        long paren = -1;
+        while (bk(k, ")") || bk(k, "]")) {
+            long o = open_of(k);
+            if (o < 0) break;
+            if (is(k, ")") && o + 1 < k) paren = o; // not `()`
+            bool callee = o > lo && (T[o - 1].kind == Tok::Ident || is(o - 1, ">") || is(o - 1, "]") ||
+                                     (is(k, "]") && is(o - 1, ")")));
+            if (!callee) return paren;
+            k = o - 1;
+        }
+        long c = bk(k, ")") || bk(k, "]") ? -1 : bk(k, "this") ? k : name(k);
+        return c >= 0 ? c : paren;
     }
     long expr_start(long k) const
     {
@@ -321,6 +205,7 @@ private:
     size_t scan(size_t j, size_t i, bool cfg) const
     {
         std::string open;
+        size_t braces = 0; // the `{` in open
         for (; same(j, i); ++j) {
             if (launch_at(j))
                 throw Error{T[j].b, "a launch inside another launch's configuration or arguments; "
@@ -328,13 +213,13 @@ private:
             if (cfg && open.empty() && triple(j, ">")) return j;
             char c = punct(j);
             if (c == '(' || c == '[' || c == '{')
-                open += c;
+                open += c, braces += c == '{';
             else if (c == ')' && open.empty() && !cfg)
                 return j;
             else if (c == ')' || c == ']' || c == '}') {
                 if (open.empty() || c != (open.back() == '(' ? ')' : open.back() + 2)) break;
-                open.pop_back();
-            } else if (c == ';' && open.find('{') == npos)
+                open.pop_back(), braces -= c == '}';
+            } else if (c == ';' && braces == 0)
                 break;
         }
         std::string why = cfg ? "launch configuration not closed by `>>>`; end it with `>>>` before the argument list"
@@ -361,16 +246,15 @@ private:
         for (size_t i = t.b; i < t.e; i = S.nx(i)) r += S.s[i];
         return r;
     }
-    // The source [from, to) holding tokens [k, kend), on one line: a gap with a line break is a space.
+    // The source [from, to) holding tokens [k, kend), on one line: a gap with a line break or a line
+    // splice is a space, a gap of splices alone is none (`+\<newline>+` stays `++`).
     std::string flat(size_t from, size_t to, size_t k, size_t kend) const
     {
         std::string out;
         auto gap = [&](size_t x, size_t y) {
-            std::string_view g(S.s.data() + x, y - x);
-            if (g.find('\n') == npos)
-                out += g;
-            else
-                out += ' ';
+            bool brk = S.sk(x) != x, blank = true;
+            for (size_t i = S.sk(x); i < y; i = S.nx(i)) brk = brk || S.eol(i) || S.nx(i) != i + 1, blank = false;
+            out += blank ? std::string_view() : brk ? " " : std::string_view(S.s).substr(x, y - x);
         };
         for (; k < kend; from = T[k++].e) gap(from, T[k].b), out += text(T[k]);
         gap(from, to);
@@ -378,8 +262,7 @@ private:
     }
     Edit finish(size_t b, size_t e, std::string text, bool pp) const // adds the line breaks the text lost
     {
-        auto lines = [](std::string_view v) { return std::count(v.begin(), v.end(), '\n'); };
-        for (long k = lines(std::string_view(S.s).substr(b, e - b)) - lines(text); k > 0; --k)
+        for (long k = long(breaks(std::string_view(S.s).substr(b, e - b))) - long(breaks(text)); k > 0; --k)
             text += pp ? "\\\n" : "\n";
         return {b, e, std::move(text)};
     }
@@ -396,7 +279,10 @@ private:
             throw Error{T[i].b, "`>>>` not followed by `(`; give the kernel's arguments in parentheses after `>>>`, "
                                 "`()` if none"};
         end = scan(a + 1, i, false);
-        std::string t = "::hip_cpu_launch_kernel(::hip_cpu_launch_config(" + flat(T[i + 2].e, T[g].b, i + 3, g) +
+        // `:`, `<` or `%` right before would make `:::`, `<:` or `%:` of the `::` the text starts with.
+        const char before = s > 0 && glued(size_t(s) - 1) ? S.s[T[size_t(s) - 1].e - 1] : ' ';
+        std::string t = std::string(before == ':' || before == '<' || before == '%' ? " " : "") +
+                        "::hip_cpu_launch_kernel(::hip_cpu_launch_config(" + flat(T[i + 2].e, T[g].b, i + 3, g) +
                         "), [&]() { " + flat(T[s].b, T[i - 1].e, s, i) + "(" + flat(T[a].e, T[end].b, a + 1, end) +
                         "); })";
         return finish(T[s].b, T[end].e, std::move(t), T[i].pp);
@@ -419,7 +305,7 @@ private:
         }
         size_t n = keep.size();
         if (n < 4 || !is(keep[n - 1], "]") || !is(keep[n - 2], "[") || T[keep[n - 3]].kind != Tok::Ident ||
-            keyword(T[keep[n - 3]].s))
+            keyword(T.s(keep[n - 3])))
             throw bad;
         std::string type;
         for (size_t k = 0, depth = 0; k + 3 < n; ++k) {
@@ -430,11 +316,75 @@ private:
             if (k > 0 && (keep[k - 1] + 1 != keep[k] || S.sk(T[keep[k - 1]].e) != t.b)) type += ' ';
             type += text(t);
         }
-        std::string t =
-            "static thread_local " + type + "* const " + T[keep[n - 3]].s + " = ::hip_cpu_dynamic_shared();";
+        std::string t = "static thread_local " + type + "* const " + std::string(T.s(keep[n - 3])) +
+                        " = ::hip_cpu_dynamic_shared();";
         return finish(T[i].b, T[end].e, std::move(t), T[i].pp);
     }
 };
+
+/// `s` as a message may show it: printable ASCII as it is, other bytes as \xNN, at most 200 characters.
+std::string shown(std::string_view s)
+{
+    std::string out;
+    size_t i = 0;
+    for (; i < s.size() && out.size() < 200; ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        char esc[8];
+        std::snprintf(esc, sizeof esc, c >= 0x20 && c < 0x7f ? "%c" : "\\x%02x", c);
+        out += esc;
+    }
+    return i < s.size() ? out + "... (" + std::to_string(s.size()) + " bytes)" : out;
+}
+
+/// What a file that is not a regular file is, for messages.
+const char* special(const struct stat& st)
+{
+    return S_ISDIR(st.st_mode)                          ? "a directory"
+           : S_ISFIFO(st.st_mode)                       ? "a FIFO"
+           : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                                                        : "a socket or other special file";
+}
+
+/// Reads `path` into `src`: a regular file (checked before it is opened, and again once open, so that
+/// a directory, a device or a FIFO is refused without a read) of at most max_source bytes.
+bool read_source(const std::string& path, std::string& src, std::string& why)
+{
+    struct stat st {};
+    auto refuse = [&](std::string w) { return why = std::move(w), false; };
+    if (::stat(path.c_str(), &st) != 0) return refuse(std::string("cannot read it: ") + std::strerror(errno));
+    const int fd = S_ISREG(st.st_mode) ? ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
+    if (S_ISREG(st.st_mode) && (fd < 0 || ::fstat(fd, &st) != 0)) {
+        const int err = errno;
+        if (fd >= 0) ::close(fd);
+        return refuse(std::string("cannot read it: ") + std::strerror(err));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        if (fd >= 0) ::close(fd);
+        return refuse(std::string("it is ") + special(st) + ", not a source file; name a regular file");
+    }
+    bool big = uint64_t(st.st_size) > max_source, failed = false;
+    src.clear();
+    for (char buf[65536]; !big && !failed;) {
+        const ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n == 0) break;
+        if (n < 0 && errno != EINTR) failed = true;
+        if (n > 0) src.append(buf, size_t(n)), big = src.size() > max_source;
+    }
+    const int err = errno;
+    ::close(fd);
+    if (big)
+        return refuse("it is larger than " + std::to_string(max_source >> 20) +
+                      " MiB, more than a source the rewrite reads; split it");
+    return failed ? refuse(std::string("cannot read it: ") + std::strerror(err)) : true;
+}
+
+/// Whether `out` names the same existing file as `in` (through a link or another spelling too).
+bool same_file(const std::string& in, const std::string& out)
+{
+    struct stat a {
+    }, b{};
+    return ::stat(in.c_str(), &a) == 0 && ::stat(out.c_str(), &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
 
 bool write_file(const std::string& path, const std::string& data, std::string& why)
 {
@@ -462,7 +412,25 @@ bool write_file(const std::string& path, const std::string& data, std::string& w
 const char* usage = "usage: wavebench-hip-rewrite INPUT OUTPUT\n"
                     "Rewrites a HIP source for g++ and the wavebench CPU runtime: kernel launches\n"
                     "`k<<<...>>>(...)` and `extern __shared__ T name[];`. OUTPUT `-` is standard output.\n"
-                    "Exit status: 0 done, 1 the source cannot be rewritten (nothing is written), 2 bad usage.\n";
+                    "Exit status: 0 done, 1 the source cannot be read or rewritten (nothing is written),\n"
+                    "2 bad usage (an OUTPUT that is the INPUT included).\n";
+
+/// The output: `bom`, the `#line` directive naming `input` (a C string: `\`, `"` and control
+/// characters escaped), then the rewritten source.
+std::string rewritten(const std::string& input, const std::string& src, const std::string& bom)
+{
+    std::string out = bom + "#line 1 \"";
+    for (char c : input) {
+        char esc[8];
+        const auto u = static_cast<unsigned char>(c);
+        std::snprintf(esc, sizeof esc, c == '\\' || c == '"' ? "\\%c" : u < 0x20 || u == 0x7f ? "\\%03o" : "%c", u);
+        out += esc;
+    }
+    out += "\"\n";
+    Src S{src};
+    Rewriter(S, lex(S)).run(out);
+    return out;
+}
 
 } // namespace
 
@@ -479,32 +447,44 @@ int main(int argc, char** argv)
         std::cerr << "wavebench-hip-rewrite: expected an input file and an output file (or -)\n" << usage;
         return 2;
     }
-    const std::string& input = args[0];
-    std::ifstream in(input, std::ios::binary);
-    std::string src(std::istreambuf_iterator<char>(in), {}), out = "#line 1 \"";
-    std::error_code ec;
-    if (!in || in.bad() || std::filesystem::is_directory(input, ec)) {
-        std::cerr << input << ": error: cannot read the file; check the path\n";
+    const std::string &input = args[0], &output = args[1];
+    struct stat st {};
+    if (output != "-" && ::stat(output.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) { // renamed over: /dev/null
+        std::cerr << "wavebench-hip-rewrite: OUTPUT '" << shown(output) << "' is " << special(st)
+                  << ": name a regular file, or - for standard output\n";
+        return 2;
+    }
+    if (output != "-" && same_file(input, output)) {
+        const bool as_given = input == output;
+        std::cerr << "wavebench-hip-rewrite: OUTPUT '" << shown(output) << "' is "
+                  << (as_given ? "" : "the same file as ") << "the input of this command"
+                  << (as_given ? "" : " ('" + shown(input) + "')") << ": it would be overwritten; name another file\n";
+        return 2;
+    }
+    std::string src, out, why;
+    if (!read_source(input, src, why)) {
+        std::cerr << shown(input) << ": error: " << why << "\n";
         return 1;
     }
-    for (char c : input) {
-        if (c == '\\' || c == '"' || c == '\n') out += '\\';
-        out += c == '\n' ? 'n' : c;
-    }
-    out += "\"\n";
+    // A byte order mark is skipped by g++ at the start of a file only: it stays first, before `#line`.
+    const std::string bom = src.compare(0, 3, "\xef\xbb\xbf") == 0 ? src.substr(0, 3) : "";
+    src.erase(0, bom.size());
     try {
-        Src S{src};
-        out += Rewriter(S, lex(S)).run();
+        out = rewritten(input, src, bom);
     } catch (const Error& e) {
-        size_t line_start = e.at == 0 ? 0 : src.rfind('\n', e.at - 1) + 1; // npos + 1 == 0
-        long line = 1 + std::count(src.begin(), src.begin() + static_cast<long>(e.at), '\n');
-        std::cerr << input << ":" << line << ":" << e.at - line_start + 1 << ": error: " << e.what << "\n";
+        const std::string_view before = std::string_view(src).substr(0, e.at);
+        size_t line_start = before.size();
+        while (line_start > 0 && !Src{src}.eol(line_start - 1)) --line_start;
+        std::cerr << shown(input) << ":" << 1 + breaks(before) << ":" << e.at - line_start + 1 << ": error: " << e.what
+                  << "\n";
+        return 1;
+    } catch (const std::bad_alloc&) {
+        std::cerr << shown(input) << ": error: out of memory rewriting it; split the source\n";
         return 1;
     }
-    std::string why;
-    if (args[1] == "-" ? !(std::cout.write(out.data(), static_cast<long>(out.size())) && std::cout.flush())
-                       : !write_file(args[1], out, why)) {
-        std::cerr << args[1] << ": error: " << (why.empty() ? "cannot write standard output" : why) << "\n";
+    if (output == "-" ? !(std::cout.write(out.data(), static_cast<long>(out.size())) && std::cout.flush())
+                      : !write_file(output, out, why)) {
+        std::cerr << shown(output) << ": error: " << (why.empty() ? "cannot write standard output" : why) << "\n";
         return 1;
     }
     return 0;

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""wavebench-hipcc (core/platforms/cpu/wavebench-hipcc.in) as a build uses it: an output that is a
+source refused (the compiler only sees the rewritten copy and would overwrite the source), a source
+that is not a regular file refused before anything is done, dependency files that name the source
+(not its deleted copy) so that make's second run works, and launches the rewrite once broke
+(after `case 1:`, kernels named with universal character names) compiled and run. Usage:
+hipcc_test.py BUILD_DIR SOURCE_DIR PATH_TO_wavebench-hipcc"""
+import os
+import shutil
+import subprocess
+import unittest
+
+import wbtest
+
+HIPCC = os.path.abspath(wbtest.ARGS[0])
+SOURCE = "#include <hip/hip_runtime.h>\n#include \"h.h\"\n__global__ void k(int* p) { p[threadIdx.x] = V; }\n"
+MAIN = ("#include <cstdio>\nint main() {\n    int* d;\n    hipMalloc(&d, 64 * sizeof(int));\n    k<<<1, 64>>>(d);\n"
+        "    int h[64];\n    hipMemcpy(h, d, sizeof h, hipMemcpyDeviceToHost);\n"
+        "    std::printf(\"%d\\n\", h[63]);\n}\n")
+
+
+def hipcc(*args, cwd, timeout=300):
+    return subprocess.run([HIPCC, *args], capture_output=True, text=True, cwd=cwd, timeout=timeout)
+
+
+class Hipcc(unittest.TestCase):
+    def setUp(self):
+        self.dir = wbtest.tempdir()
+
+    def write(self, name, text):
+        path = os.path.join(self.dir, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        return wbtest.write(path, text)
+
+    def test_an_output_that_is_a_source_is_refused(self):
+        source = self.write("x.hip", SOURCE + MAIN)
+        self.write("h.h", "#define V 7\n")
+        os.link(source, os.path.join(self.dir, "hard.hip"))
+        os.symlink("x.hip", os.path.join(self.dir, "link"))
+        named = "is an input of this command: it would be overwritten; name another file"
+        same = "is the same file as an input of this command ('x.hip'): it would be overwritten; name another file"
+        cases = [(["-o", "x.hip"], "-o 'x.hip' " + named), (["-ox.hip"], "-o 'x.hip' " + named),
+                 (["--output=x.hip"], "-o 'x.hip' " + named), (["--output", "x.hip"], "-o 'x.hip' " + named),
+                 (["-o", "./x.hip"], "-o './x.hip' " + same), (["-o", "hard.hip"], "-o 'hard.hip' " + same),
+                 (["-o", "link"], "-o 'link' " + same),
+                 (["-c", "-o", "x.o", "-MD", "-MF", "x.hip"], "-MF 'x.hip' " + named),
+                 (["-c", "-MFx.hip"], "-MF 'x.hip' " + named), (["-c", "-Wp,-MD,x.hip"], "-Wp,-MD 'x.hip' " + named),
+                 (["-E", "-o", "x.hip"], "-o 'x.hip' " + named)]
+        for args, message in cases:
+            with self.subTest(args):
+                p = hipcc("x.hip", *args, cwd=self.dir)
+                self.assertEqual((p.returncode, p.stdout, p.stderr), (1, "", "wavebench-hipcc: %s\n" % message))
+        # The files the compiler names after the source or -o: an object, a dependency file.
+        os.symlink("x.hip", os.path.join(self.dir, "x.o"))
+        p = hipcc("-c", "x.hip", cwd=self.dir)
+        self.assertEqual((p.returncode, p.stderr), (1, "wavebench-hipcc: the output 'x.o' " + same + "\n"))
+        os.remove(os.path.join(self.dir, "x.o"))
+        os.symlink("x.hip", os.path.join(self.dir, "out.d"))
+        p = hipcc("-c", "x.hip", "-MMD", "-o", "out.o", cwd=self.dir)
+        self.assertEqual((p.returncode, p.stderr), (1, "wavebench-hipcc: the output 'out.d' " + same + "\n"))
+        with open(source) as f:
+            self.assertEqual(f.read(), SOURCE + MAIN)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["h.h", "hard.hip", "link", "out.d", "x.hip"])
+
+    def test_a_source_that_is_not_a_regular_file_is_refused(self):
+        os.mkdir(os.path.join(self.dir, "dir.hip"))
+        os.mkfifo(os.path.join(self.dir, "fifo.cu"))
+        self.write("ok.hip", SOURCE)
+        for name in ["dir.hip", "fifo.cu"]:
+            with self.subTest(name):
+                p = hipcc("ok.hip", name, "-o", "prog", cwd=self.dir, timeout=30)
+                self.assertEqual((p.returncode, p.stderr), (1, "wavebench-hipcc: '%s' is not a regular file (a "
+                                                               "directory, a device or a FIFO); name a source "
+                                                               "file\n" % name))
+        p = hipcc("missing\x1b.hip", cwd=self.dir)
+        self.assertEqual((p.returncode, p.stderr), (1, "wavebench-hipcc: 'missing\\x1b.hip': no such file\n"))
+        self.assertEqual(sorted(os.listdir(self.dir)), ["dir.hip", "fifo.cu", "ok.hip"])
+
+    def test_dependency_files_name_the_source(self):
+        if not shutil.which("make"):
+            self.skipTest("make is not installed")
+        source = self.write("src dir/x.hip", SOURCE + MAIN)
+        header = self.write("src dir/h.h", "#define V 7\n")
+        # x.o's only prerequisites are those x.d names: the second make reads them.
+        self.write("Makefile", "prog: x.o\n\t'%s' x.o -o prog\nx.o:\n\t'%s' -MMD -MP -c 'src dir/x.hip' -o x.o\n"
+                               "-include x.d\n" % (HIPCC, HIPCC))
+
+        def make():
+            p = subprocess.run(["make"], capture_output=True, text=True, cwd=self.dir, timeout=300)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            return p.stdout
+
+        def run():
+            return subprocess.run([os.path.join(self.dir, "prog")], capture_output=True, text=True).stdout
+
+        self.assertIn("-MMD", make())
+        with open(os.path.join(self.dir, "x.d")) as f:
+            deps = f.read()
+        self.assertTrue(deps.startswith("x.o: src\\ dir/x.hip "), deps)
+        self.assertIn("src\\ dir/h.h", deps)
+        self.assertNotIn("wavebench-hipcc.", deps)
+        self.assertEqual(run(), "7\n")
+        self.assertIn("is up to date", make())
+        wbtest.write(header, "#define V 8\n")
+        self.assertIn("-MMD", make())
+        self.assertEqual(run(), "8\n")
+        with open(source, "a") as f:
+            f.write("// changed\n")
+        self.assertIn("-MMD", make())
+        self.assertIn("is up to date", make())
+
+    def test_every_way_to_ask_for_dependencies(self):
+        self.write("we ird$#.hip", SOURCE)
+        self.write("h.h", "#define V 7\n")
+        name = "we\\ ird$$\\#.hip"
+        for args in [["-MM"], ["-M", "-MF", "-"], ["-MM", "-o", "-"], ["-c", "-MMD", "-MF", "-", "-o", "obj.o"]]:
+            with self.subTest(args):  # on standard output
+                p = hipcc(*args, "we ird$#.hip", cwd=self.dir)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                target = "obj.o" if "obj.o" in args else "we\\ ird$$\\#.o"
+                self.assertTrue(p.stdout.startswith("%s: %s " % (target, name)), p.stdout)
+                self.assertNotIn("wavebench-hipcc.", p.stdout)
+        cases = [(["-M", "-o", "deps.txt"], "deps.txt", "we\\ ird$$\\#.o"),  # -M with -o: in that file
+                 (["-c", "-MD"], "we ird$#.d", "we\\ ird$$\\#.o"),  # named after the source
+                 (["-c", "-MD", "-o", "obj.o"], "obj.d", "obj.o"),  # named after -o
+                 (["-c", "-MMD", "-MF", "named.d", "-MT", "t"], "named.d", "t"),
+                 (["-c", "-o", "w.o", "-Wp,-MMD,wp.d"], "wp.d", "we\\ ird$$\\#.o")]
+        for args, depfile, target in cases:
+            with self.subTest(args):
+                p = hipcc("we ird$#.hip", *args, cwd=self.dir)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                with open(os.path.join(self.dir, depfile)) as f:
+                    deps = f.read()
+                self.assertTrue(deps.startswith("%s: %s " % (target, name)), deps)
+                self.assertNotIn("wavebench-hipcc.", deps)
+
+    def test_launches_the_rewrite_once_broke_compile_and_run(self):
+        # `case 1:k<<<` became `:::`; a name with a universal character name lost its start; a launch
+        # in a `%:define` lost the macro's continuation.
+        self.write("odd.hip", "#include <hip/hip_runtime.h>\n#include <cstdio>\n"
+                              "__global__ void k(int* p, int v) { p[threadIdx.x] += v; }\n"
+                              "__global__ void k\\u00e9rnel(int* p) { p[threadIdx.x] += 100; }\n"
+                              "__global__ void \\u00e9k(int* p) { p[threadIdx.x] += 1000; }\n"
+                              "__global__ void k\\U0001F600(int* p) { p[threadIdx.x] += 10000; }\n"
+                              "%:define TWICE(d, v) k<<<1, \\\n 64>>>(d, v); \\\n k<<<1, 64>>>(d, v)\n"
+                              "int main(int argc, char**) {\n"
+                              "    int* d;\n    int h[64] = {};\n    hipMalloc(&d, sizeof h);\n"
+                              "    hipMemcpy(d, h, sizeof h, hipMemcpyHostToDevice);\n"
+                              "    for (int n = 0; n < 3; ++n)\n"
+                              "        switch (n) { case 0:k<<<1, 64>>>(d, 1); break; default:k<<<1, 64>>>(d, 2); }\n"
+                              "    if (argc > 0) goto lbl;\n"
+                              "lbl:k<<<1, 64>>>(d, 4);\n"
+                              "    TWICE(d, 16);\n"
+                              "    k\\u00e9rnel<<<1, 64>>>(d); \\u00e9k<<<1, 64>>>(d); k\\U0001F600<<<1, 64>>>(d);\n"
+                              "    hipMemcpy(h, d, sizeof h, hipMemcpyDeviceToHost);\n"
+                              "    std::printf(\"%d %d\\n\", h[0], h[63]);\n}\n")
+        p = hipcc("-Wall", "-Werror", "odd.hip", "-o", "odd", cwd=self.dir)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        p = subprocess.run([os.path.join(self.dir, "odd")], capture_output=True, text=True, timeout=60)
+        self.assertEqual((p.returncode, p.stdout), (0, "11141 11141\n"))
+
+
+if __name__ == "__main__":
+    wbtest.main()
