@@ -246,7 +246,9 @@ class HostileHistory(unittest.TestCase):
 
     def test_a_document_nested_100000_levels_is_refused(self):
         db = copy("deep")
-        deep = add_run(db, "[" * 100000 + "]" * 100000)
+        doc = wbtest.load(os.path.join(TMP, "r1.json"))
+        doc["results"][0]["params"]["deep"] = "@deep@"  # a results document, with 100,000 arrays inside
+        deep = add_run(db, json.dumps(doc).replace('"@deep@"', "[" * 100000 + "]" * 100000))
         page = os.path.join(TMP, "deep.html")
         for args in (["compare", "1", str(deep)], ["compare", str(deep), "latest"], ["report", str(deep), "-o", page],
                      ["report", "1", "--trend", "10", "-o", page], ["merge", str(deep), "-o", page + ".json"]):

@@ -366,8 +366,9 @@ class Postgres(unittest.TestCase):
         deep = psql("INSERT INTO runs (suite, suite_file, device, arch, platform, toolchain, tool_version, started, "
                     "recorded, complete, configs, verified, failed, errors, crashed, timeouts, skipped, document) "
                     "SELECT suite, suite_file, device, arch, platform, toolchain, tool_version, started, recorded, "
-                    "complete, configs, verified, failed, errors, crashed, timeouts, skipped, repeat('[', 100000) || "
-                    "repeat(']', 100000) FROM runs WHERE id = 1 RETURNING id").split()[0]
+                    "complete, configs, verified, failed, errors, crashed, timeouts, skipped, replace(document, "
+                    "'\"params\":{', '\"params\":{\"deep\":' || repeat('[', 100000) || repeat(']', 100000) || ',') "
+                    "FROM runs WHERE id = 1 RETURNING id").split()[0]
         for args in (("compare", "1", deep), ("report", deep, "-o", os.path.join(TMP.name, "deep.html"))):
             p = wb(*args)
             self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
