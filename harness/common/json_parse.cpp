@@ -13,8 +13,10 @@ nlohmann::json parse_json(std::string_view text, size_t max_depth)
     for (size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
         if (in_string) {
-            if (c == '\\') ++i; // the escaped character cannot end the string
-            else if (c == '"') in_string = false;
+            if (c == '\\')
+                ++i; // the escaped character cannot end the string
+            else if (c == '"')
+                in_string = false;
         } else if (c == '"') {
             in_string = true;
         } else if (c == '[' || c == '{') {

@@ -85,7 +85,7 @@ std::vector<std::string> foreign_objects(sqlite3* db, int& rc)
     for (const auto& o : found) {
         const auto& [type, name, table, sql] = o;
         if (ours.count(o) || (type == "table" && (name == "sqlite_stat1" || name == "sqlite_stat4"))) continue;
-        const std::string where = named(ours, o) ? " (not as wavebench makes it)"
+        const std::string where = named(ours, o)  ? " (not as wavebench makes it)"
                                   : table != name ? " on " + shown(table, 64)
                                                   : "";
         foreign.push_back(shown(type, 16) + " " + shown(name, 64) + where);
