@@ -12,6 +12,7 @@
 #include "harness/report/html_report.h"
 #include "harness/report/results_json.h"
 
+#include <cstdlib>
 #include <iostream>
 
 namespace {
@@ -38,7 +39,8 @@ std::string unknown_command(CLI::App& app, int argc, char** argv)
         if (c->get_name() == argv[1]) return "";
         if (!c->get_group().empty()) names += (names.empty() ? "" : ", ") + c->get_name();
     }
-    return "unknown command '" + shorten(argv[1]) + "' (the commands: " + names + "; wavebench --help says more)";
+    return "unknown command '" + shorten(redact_argument(argv[1])) + "' (the commands: " + names +
+           "; wavebench --help says more)";
 }
 
 /// Runs the command that was parsed; what it throws becomes the exit status.
@@ -70,6 +72,10 @@ int main(int argc, char** argv)
                  "4 the platform is built but finds no device (no AMD or NVIDIA GPU, or none of the --device index),\n"
                  "130/143 stopped by SIGINT/SIGTERM (after the configuration in progress; the results so far\n"
                  "are written)."};
+    // Every password on the command line or in WAVEBENCH_DB is hidden from every message, wherever
+    // it appears (redact_urls).
+    for (int i = 1; i < argc; ++i) remember_passwords(argv[i]);
+    if (const char* db = std::getenv("WAVEBENCH_DB")) remember_passwords(db);
     app.set_version_flag("--version", std::string("wavebench ") + tool_version);
     app.require_subcommand(1);
 

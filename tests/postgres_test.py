@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 import wbtest
@@ -61,10 +62,10 @@ def psql(sql, db="wavebench"):
     return p.stdout
 
 
-def wb(*args, db=None, **kw):
+def wb(*args, db=None, timeout=300, **kw):
     """wavebench on the test's server (or `db`) without the user's PostgreSQL settings; its output kept in SEEN."""
     p = wbtest.wb(*args, db=db if db is not None else url(), unset=("PGPASSWORD", "PGPASSFILE", "XDG_DATA_HOME"),
-                  cwd=TMP.name, timeout=300, **kw)
+                  cwd=TMP.name, timeout=timeout, **kw)
     SEEN.append((args, p.stdout + p.stderr))
     return p
 
@@ -276,6 +277,103 @@ class Postgres(unittest.TestCase):
         self.assertEqual(runs[0]["configs"], 2)
         for args, text in SEEN:
             self.assertNotIn(PASSWORD, text, args)
+
+    def test_9b_hostile_objects_refused(self):
+        # Each planted in turn on wavebench's tables: every command refuses the history, naming it.
+        psql("CREATE FUNCTION wb_spin() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(3600); "
+             "RETURN NEW; END $$")
+        for plant, named, remove in (
+                ("CREATE TRIGGER spin AFTER INSERT ON runs FOR EACH ROW EXECUTE FUNCTION wb_spin()",
+                 "trigger spin on runs", "DROP TRIGGER spin ON runs"),
+                ("CREATE RULE keep AS ON INSERT TO runs DO ALSO UPDATE runs SET document = NEW.document "
+                 "WHERE baseline", "rule keep on runs", "DROP RULE keep ON runs"),
+                ("ALTER TABLE results ENABLE ROW LEVEL SECURITY", "row security on results",
+                 "ALTER TABLE results DISABLE ROW LEVEL SECURITY"),
+                ("CREATE TABLE more_runs () INHERITS (runs)", "inheritor more_runs on runs", "DROP TABLE more_runs")):
+            psql(plant)
+            try:
+                for args in (("history",), ("compare", "latest", "previous"), ("history", "--mark-baseline", "1"),
+                             ("merge", os.path.join(TMP.name, "shard1.json"), "-o",
+                              os.path.join(TMP.name, "hostile.json"))):
+                    p = wb(*args, timeout=120)
+                    self.assertEqual(p.returncode, 2, "%s %s: %s" % (plant, args, p.stdout + p.stderr))
+                    self.assertIn(named, p.stderr)
+                p = subprocess.run(run_cmd("hostile.json", "--db", url()), capture_output=True, text=True,
+                                   cwd=TMP.name, timeout=120)
+                SEEN.append(("run hostile", p.stdout + p.stderr))
+                self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+                self.assertIn(named, p.stderr)
+            finally:
+                psql(remove)
+        self.assertEqual(len(listed()), 3)
+
+    def test_9c_statement_timeout(self):
+        # A session that holds runs locked: a statement waits for it no longer than its deadline.
+        holder = subprocess.Popen([os.path.join(SERVER["bin"], "psql"), "-X", "-h", "localhost", "-p",
+                                   str(SERVER["port"]), "-U", USER, "-d", "wavebench", "-c",
+                                   "BEGIN; LOCK TABLE runs IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60); COMMIT;"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                  env=dict(os.environ, PGPASSWORD=PASSWORD))
+        try:
+            for _ in range(300):
+                if psql("SELECT count(*) FROM pg_locks WHERE relation = 'runs'::regclass AND granted AND "
+                        "mode = 'AccessExclusiveLock'").strip() == "1":
+                    break
+                time.sleep(0.1)
+            start = time.monotonic()
+            p = wb("history", env={"WAVEBENCH_DB_TIMEOUT": "1"}, timeout=50)
+            self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+            self.assertIn("ran longer than 1 s", p.stderr)
+            self.assertIn("postgresql://%s:***@localhost" % USER, p.stderr)
+            self.assertLess(time.monotonic() - start, 30)
+        finally:
+            holder.kill()
+            holder.wait()
+            # Its server process sleeps on, holding the lock, unless ended.
+            psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60)%' "
+                 "AND pid <> pg_backend_pid()")
+            for _ in range(300):
+                if psql("SELECT count(*) FROM pg_locks WHERE relation = 'runs'::regclass AND "
+                        "mode = 'AccessExclusiveLock'").strip() == "0":
+                    break
+                time.sleep(0.1)
+
+    def test_9d_password_with_spaces_and_quotes(self):
+        # libpq takes a space and quotes in a URL's password as they are.
+        secret = "Sp ace'q\"x-7"
+        psql("CREATE ROLE wbsp LOGIN PASSWORD 'Sp ace''q\"x-7'; GRANT ALL ON ALL TABLES IN SCHEMA public TO wbsp; "
+             "GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO wbsp")
+        db = "postgresql://wbsp:%s@localhost:%d/wavebench" % (secret, SERVER["port"])
+        p = subprocess.run(run_cmd("space.json", "--db", db), capture_output=True, text=True, cwd=TMP.name,
+                           timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("history: run", p.stdout, p.stderr)
+        seen = [p.stdout, p.stderr]
+        with open(os.path.join(TMP.name, "space.json")) as f:
+            seen.append(f.read())
+        self.assertIn("postgresql://wbsp:***@localhost", json.loads(seen[-1])["command"])
+        for args in (("history",), ("compare", "999", "latest"), ("compare", db, "latest")):
+            q = wb(*args, db=db)
+            seen += [q.stdout, q.stderr]
+            if args[1:2] == ("999",):
+                self.assertIn("no run 999 in the history (postgresql://wbsp:***@localhost", q.stderr)
+        seen.append(psql("SELECT r::text FROM runs r"))
+        for text in seen:
+            for part in ("ace'q", 'q"x-7'):
+                self.assertNotIn(part, text)
+
+    def test_9e_document_nested_too_deep(self):
+        deep = psql("INSERT INTO runs (suite, suite_file, device, arch, platform, toolchain, tool_version, started, "
+                    "recorded, complete, configs, verified, failed, errors, crashed, timeouts, skipped, document) "
+                    "SELECT suite, suite_file, device, arch, platform, toolchain, tool_version, started, recorded, "
+                    "complete, configs, verified, failed, errors, crashed, timeouts, skipped, replace(document, "
+                    "'\"params\":{', '\"params\":{\"deep\":' || repeat('[', 100000) || repeat(']', 100000) || ',') "
+                    "FROM runs WHERE id = 1 RETURNING id").split()[0]
+        for args in (("compare", "1", deep), ("report", deep, "-o", os.path.join(TMP.name, "deep.html"))):
+            p = wb(*args)
+            self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+            self.assertIn("nested deeper than 256", p.stderr)
+        psql("DELETE FROM runs WHERE id = %s" % deep)
 
 
 if __name__ == "__main__":

@@ -73,19 +73,16 @@ std::string& recorded_command_line()
 
 const std::string& command_line() { return recorded_command_line(); }
 
-void set_command_line(int argc, char** argv)
-{
-    std::string& line = recorded_command_line();
-    line.clear();
-    for (int i = 0; i < argc; ++i) line += (i ? " " : "") + redact_urls(argv[i]);
-}
+void set_command_line(int argc, char** argv) { recorded_command_line() = redact_command_line({argv, argv + argc}); }
 
 const CLI::Validator a_path{[](std::string& s) -> std::string { return s.empty() ? "an empty path: name a file" : ""; },
                             "PATH"};
 
-const CLI::Validator history_db{
-    [](std::string& s) -> std::string { return s.empty() ? "an empty path: name a file or a postgresql:// URL" : ""; },
-    "FILE|URL"};
+const CLI::Validator history_db{[](std::string& s) -> std::string {
+                                    return s.empty() ? "an empty path: name a file or a postgresql:// URL"
+                                                     : refused_history(s, "the value");
+                                },
+                                "FILE|URL"};
 
 void add_db_option(CLI::App* cmd, std::string& db, const std::string& what)
 {

@@ -28,8 +28,9 @@ struct command_entry {
 };
 using command_list = std::vector<command_entry>;
 
-/// The command line as given, every --db URL's password redacted: what a run records in its
-/// results and the history. main.cpp sets it before a command runs.
+/// The command line as given, every password in it redacted (redact_command_line: each argument
+/// judged as a whole): what a run records in its results and the history. main.cpp sets it before a
+/// command runs.
 const std::string& command_line();
 void set_command_line(int argc, char** argv);
 
@@ -48,7 +49,8 @@ void add_report_command(CLI::App& app, command_list& commands);
 /// Registers `wavebench history` (commands/history_command.cpp).
 void add_history_command(CLI::App& app, command_list& commands);
 
-/// --db's check: a non-empty path or URL.
+/// --db's check: a non-empty path or URL, no connection string that is no postgresql:// URL
+/// (refused_history).
 extern const CLI::Validator history_db;
 
 /// Adds --db to a command: `what` the database is for ("record the run in", "run ids and names

@@ -53,7 +53,8 @@ void print_table(const std::vector<run_summary>& runs)
     for (const auto& r : runs) {
         std::string notes = r.baseline ? "baseline" : "";
         if (!r.complete) notes += std::string(notes.empty() ? "" : ", ") + "incomplete";
-        rows.push_back({std::to_string(r.id), r.recorded, shown(r.suite, 40), shown(r.platform, 16),
+        // Every text is the database's: shown printable and bounded, never raw to the terminal.
+        rows.push_back({std::to_string(r.id), shown(r.recorded, 32), shown(r.suite, 40), shown(r.platform, 16),
                         shown(r.device, 40), shown(r.tool_version, 30), std::to_string(r.configs),
                         std::to_string(r.verified), std::to_string(r.failed + r.errors + r.crashed + r.timeouts),
                         notes});
@@ -77,7 +78,7 @@ int history_command(const history_options& o)
     const std::string where = history_shown(o.db);
     if (o.mark || o.unmark) {
         const int64_t id = o.mark ? o.mark : o.unmark;
-        auto store = open_history(o.db, false);
+        auto store = open_history(o.db, open_mode::write);
         const auto run = store ? store->find(id) : std::nullopt;
         if (!run)
             throw std::invalid_argument("no run " + std::to_string(id) + " in the history (" + where +
@@ -101,12 +102,13 @@ int history_command(const history_options& o)
         }
         return exit_ok;
     }
-    const auto store = open_history(o.db, false);
+    const auto store = open_history(o.db, open_mode::read);
     const auto runs = store ? store->list(o.filter) : std::vector<run_summary>{};
     if (o.json) {
         nlohmann::json j = nlohmann::json::array();
         for (const auto& r : runs) j.push_back(run_json(r));
-        std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+        // ASCII only: no control character (C1 as UTF-8 too) of the database's texts reaches a terminal.
+        std::cout << j.dump(2, ' ', true, nlohmann::json::error_handler_t::replace) << "\n";
     } else if (runs.empty()) {
         const bool filtered = !o.filter.suite.empty() || !o.filter.device.empty() || !o.filter.platform.empty();
         std::cout << "no runs" << (filtered ? " that match" : "") << " in the history (" << where

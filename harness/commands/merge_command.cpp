@@ -5,6 +5,7 @@
 #include "harness/commands/commands.h"
 #include "harness/common/files.h"
 #include "harness/common/json.h"
+#include "harness/history/db_url.h"
 #include "harness/history/history.h"
 #include "harness/report/results_json.h"
 
@@ -223,6 +224,7 @@ merged_run join(const std::vector<run_input>& in)
 
 int merge_command(const merge_options& o)
 {
+    if (!o.no_history) check_history(o.db);                      // refused or hostile: before anything is written
     std::vector<run_input> in = load_run_inputs(o.inputs, o.db); // invalid_argument: names the input
     for (const run_input& r : in) check_shard(r);
     std::stable_sort(in.begin(), in.end(), [](const run_input& a, const run_input& b) {
@@ -230,9 +232,10 @@ int merge_command(const merge_options& o)
     });
     check_one_run(in);
     merged_run m = join(in);
-    m.command = "wavebench merge";
-    for (const auto& i : o.inputs) m.command += " " + i;
-    m.command += " -o " + o.out;
+    std::vector<std::string> line{"wavebench", "merge"};
+    line.insert(line.end(), o.inputs.begin(), o.inputs.end());
+    line.insert(line.end(), {"-o", o.out});
+    m.command = redact_command_line(line); // an input may be any argument: no password recorded
     const json doc = merged_document(in.front().doc, m);
 
     // A status merge does not know (not a string, or none) counts as not verified.

@@ -42,24 +42,27 @@ int report_command(const report_options& o)
     }
     check_output(o.out, "--out", files);
     const auto inputs = load_run_inputs(o.inputs, o.db);
-    std::vector<run_input> trend;
+    trend_builder trend; // the history's runs one at a time: never every document at once
     if (o.trend) {
         size_t newest = 0;
         for (size_t i = 1; i < inputs.size(); ++i)
             if (started_of(inputs[i]) >= started_of(inputs[newest])) newest = i;
-        const json& d = inputs[newest].doc; // its suite and device objects and platform string checked
-        const results_reader rd{inputs[newest].label};
-        auto name = [&](const char* object) {
-            const json v = rd.text(d[object], "name", object);
-            return v.is_string() ? v.get<std::string>() : std::string();
-        };
-        trend = history_runs(o.db, name("suite"), d["platform"].get<std::string>(), name("device"), o.trend);
-        if (std::none_of(trend.begin(), trend.end(), [&](const run_input& r) { return same_run(r, inputs[newest]); }))
-            trend.push_back(inputs[newest]);
+        const run_input& in = inputs[newest];
+        const results_reader c{in.label};
+        const std::string suite = c.name(c.field(in.doc, "suite"), "name", "suite"),
+                          platform = c.name(in.doc, "platform", ""),
+                          device = c.name(c.field(in.doc, "device"), "name", "device");
+        bool included = false;
+        for_each_history_run(o.db, suite, platform, device, o.trend, [&](run_input r) {
+            included = included || same_run(r, in);
+            trend.add(r);
+        });
+        if (!included) trend.add(in);
     } else if (inputs.size() >= 3) {
-        trend = inputs;
+        for (const auto& in : inputs) trend.add(in);
     }
-    const json data = report_data(inputs, trend, o.compare);
+    const size_t trend_runs = trend.size();
+    const json data = report_data(inputs, trend_runs ? std::move(trend).finish() : json(), o.compare);
     write_output(o.out, report_page(data));
 
     const json& newest = data["runs"][data["newest"].get<size_t>()];
@@ -73,7 +76,7 @@ int report_command(const report_options& o)
     if (data["compare"].contains("error"))
         std::cerr << "warning: the two runs cannot be compared (the page says why): "
                   << shown(data["compare"]["error"].get<std::string>(), 2000) << "\n";
-    if (o.trend && trend.size() < 2)
+    if (o.trend && trend_runs < 2)
         std::cerr << "warning: --trend: the history holds no other run of this suite, platform and device; the page "
                      "shows no trend\n";
     return exit_ok;

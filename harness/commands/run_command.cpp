@@ -296,7 +296,8 @@ std::vector<result> measure_all(const run_options& o, runner& r, const std::vect
 int run_command(const run_options& o)
 {
     const platform_options& po = o.platform;
-    const suite s = parse_suite_file(o.suite_file); // suite_error: exit_bad_input
+    const suite s = parse_suite_file(o.suite_file);           // suite_error: exit_bad_input
+    if (!o.no_history && !o.shard.count) check_history(o.db); // refused or hostile: before anything is measured
     auto p = open_platform(po);
     plugin_registry reg(p->kind());
     const auto files = find_plugin_files(reg, po.plugin_dirs);

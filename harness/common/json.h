@@ -1,8 +1,10 @@
 // Small pieces of JSON that several parts write the same way: a parameter's value, an optional
-// figure (null when absent), and a configuration's parameters as one line of text.
+// figure (null when absent), and a configuration's parameters as one line of text; and (from
+// common/json_parse.h) the one parse of JSON wavebench did not build.
 #pragma once
 
 #include "core/family.h"
+#include "harness/common/json_parse.h" // parse_json: every JSON read goes through it
 
 #include <nlohmann/json.hpp>
 
@@ -42,21 +44,6 @@ std::string value_text(const nlohmann::json& v);
 std::string params_text(const param_map& family_params, const param_map& tunables);
 /// "n=1000 block=256" of a results document's `params` object, without the ones named in `leave_out`.
 std::string params_text(const nlohmann::json& params, const std::set<std::string>& leave_out = {});
-
-/// Deepest nesting of JSON documents wavebench reads: results, history documents, the ceiling cache,
-/// worker messages. Far above what it writes (about 6), far below what overflows the stack of the
-/// recursive code that walks a parsed document.
-constexpr size_t max_json_depth = 256;
-
-/// Thrown by parse_json for a document nested deeper than max_json_depth.
-struct json_too_deep : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-/// The one way wavebench parses JSON it did not build itself: `text` parsed, refused with
-/// json_too_deep (before anything is built) when its arrays and objects nest deeper than `max_depth`;
-/// nlohmann::json::parse_error as the library throws it for text that is no JSON.
-nlohmann::json parse_json(std::string_view text, size_t max_depth = max_json_depth);
 
 /// What went wrong in parse_json (json_too_deep, or the library's parse_error) as a message may
 /// quote it: without the library's "[json.exception...]" prefix, printable and bounded.

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <stdexcept>
 #include <system_error>
@@ -46,6 +47,9 @@ std::string group_text(const run_group& g)
     return "suite " + shown(g.suite, 64) + " on " + shown(g.device, 80) + " (" + shown(g.platform, 16) + ")";
 }
 
+/// An argument as a message quotes it: its passwords redacted, printable and bounded.
+std::string quoted(const std::string& arg) { return shown(redact_argument(arg), 200); }
+
 bool is_run_id(const std::string& s)
 {
     return !s.empty() && s.size() <= 18 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -55,8 +59,13 @@ bool is_run_id(const std::string& s)
 
 std::string history_path(const std::string& db_option)
 {
-    if (!db_option.empty()) return db_option;
-    if (std::string path = env("WAVEBENCH_DB"); !path.empty()) return path;
+    // A connection string that is no postgresql:// URL would be taken for a file's name.
+    auto checked = [](const std::string& where, const char* source) {
+        if (const std::string why = refused_history(where, source); !why.empty()) throw std::invalid_argument(why);
+        return where;
+    };
+    if (!db_option.empty()) return checked(db_option, "--db");
+    if (std::string path = env("WAVEBENCH_DB"); !path.empty()) return checked(path, "WAVEBENCH_DB");
     // XDG: a relative XDG_DATA_HOME is to be ignored.
     if (const std::string xdg = env("XDG_DATA_HOME"); !xdg.empty() && xdg[0] == '/')
         return (std::filesystem::path(xdg) / "wavebench" / "history.db").string();
@@ -65,37 +74,50 @@ std::string history_path(const std::string& db_option)
     throw std::invalid_argument("no place for the history: neither --db, WAVEBENCH_DB, XDG_DATA_HOME nor HOME is set");
 }
 
-std::string history_shown(const std::string& db_option) { return shown(redact_urls(history_path(db_option)), 200); }
+std::string history_shown(const std::string& db_option) { return shown(redact_argument(history_path(db_option)), 200); }
 
-std::unique_ptr<history_store> open_history(const std::string& db_option, bool create)
+std::unique_ptr<history_store> open_history(const std::string& db_option, open_mode mode)
 {
     const std::string where = history_path(db_option);
-    return is_postgres_url(where) ? open_postgres_history(where, create) : open_sqlite_history(where, create);
+    return is_postgres_url(where) ? open_postgres_history(where, mode) : open_sqlite_history(where, mode);
 }
 
-std::unique_ptr<history_store> open_postgres_history(const std::string& url, bool create)
+void check_history(const std::string& db_option)
+{
+    history_path(db_option); // refused: throws
+    try {
+        open_history(db_option, open_mode::read);
+    } catch (const hostile_history&) {
+        throw;
+    } catch (const std::exception&) {
+        // Anything else (no server yet, a damaged file) is for the end: the run is recorded then,
+        // or its results kept with a warning.
+    }
+}
+
+std::unique_ptr<history_store> open_postgres_history(const std::string& url, open_mode mode)
 {
     // Loaded once and kept loaded: the stores it makes run its code.
     struct module {
         boost::dll::shared_library lib;
-        history_store* (*open)(const std::string&, bool) = nullptr;
+        history_store* (*open)(const std::string&, open_mode) = nullptr;
     };
     static const module m = [] {
         module x;
         x.lib = load_build_library(WB_HISTORY_POSTGRES_MODULE, "PostgreSQL history",
                                    "build wavebench with libpq (Debian: apt-get install libpq-dev, cmake "
                                    "-DWAVEBENCH_ENABLE_POSTGRES=ON), or give --db a file (an SQLite database)");
-        x.open = &x.lib.get<history_store*(const std::string&, bool)>(WB_HISTORY_POSTGRES_ENTRY);
+        x.open = &x.lib.get<history_store*(const std::string&, open_mode)>(WB_HISTORY_POSTGRES_ENTRY);
         return x;
     }();
-    return std::unique_ptr<history_store>(m.open(url, create));
+    return std::unique_ptr<history_store>(m.open(url, mode));
 }
 
 std::optional<int64_t> record_run(const std::string& db_option, const nlohmann::json& doc,
                                   const std::string& results_file)
 {
     try {
-        return open_history(db_option, true)->record(doc);
+        return open_history(db_option, open_mode::create)->record(doc);
     } catch (const std::exception& e) {
         std::cerr << "warning: the run was not recorded in the history DB: " << redact_urls(e.what())
                   << "; the results are in " << results_file << "\n";
@@ -108,7 +130,7 @@ std::vector<run_input> load_run_inputs(const std::vector<std::string>& args, con
     std::unique_ptr<history_store> store;
     bool opened = false;
     auto history = [&]() -> history_store* { // nullptr: no history yet
-        if (!opened) store = open_history(db_option, false), opened = true;
+        if (!opened) store = open_history(db_option, open_mode::read), opened = true;
         return store.get();
     };
     auto where = [&] { return "the history (" + history_shown(db_option) + ")"; };
@@ -138,14 +160,13 @@ std::vector<run_input> load_run_inputs(const std::vector<std::string>& args, con
             const int64_t id = std::stoll(arg);
             const auto run = history() ? history()->find(id) : std::nullopt;
             if (!run)
-                throw std::invalid_argument("no run " + arg + " in " + where() + ", and no file " + shown(arg, 200) +
+                throw std::invalid_argument("no run " + arg + " in " + where() + ", and no file " + quoted(arg) +
                                             ": `wavebench history` lists the runs");
             out[i] = load(*run, "");
         } else if (arg == "latest") {
             out[i] = latest();
         } else if (arg != "previous" && arg != "baseline") {
-            throw std::invalid_argument("no file " + shown(arg, 200) + " (" +
-                                        (ec ? ec.message() : "it does not exist") +
+            throw std::invalid_argument("no file " + quoted(arg) + " (" + (ec ? ec.message() : "it does not exist") +
                                         "), and no run of the history: name a results file, or a run as a run id "
                                         "(`wavebench history` lists them), latest, previous or baseline");
         }
@@ -180,17 +201,16 @@ std::vector<run_input> load_run_inputs(const std::vector<std::string>& args, con
     return inputs;
 }
 
-std::vector<run_input> history_runs(const std::string& db_option, const std::string& suite, const std::string& platform,
-                                    const std::string& device, size_t limit)
+size_t for_each_history_run(const std::string& db_option, const std::string& suite, const std::string& platform,
+                            const std::string& device, size_t limit, const std::function<void(run_input)>& visit)
 {
-    const auto store = open_history(db_option, false);
-    if (!store) return {};
-    std::vector<run_input> runs;
-    for (const auto& run :
-         store->list({.suite = suite, .platform = platform, .device = device, .exact_device = true, .limit = limit}))
-        runs.push_back(results_input(store->load(run.id), "run " + std::to_string(run.id), run.id));
-    std::reverse(runs.begin(), runs.end());
-    return runs;
+    const auto store = open_history(db_option, open_mode::read);
+    if (!store) return 0;
+    auto runs =
+        store->list({.suite = suite, .platform = platform, .device = device, .exact_device = true, .limit = limit});
+    std::reverse(runs.begin(), runs.end()); // oldest first
+    for (const auto& run : runs) visit(results_input(store->load(run.id), "run " + std::to_string(run.id), run.id));
+    return runs.size();
 }
 
 } // namespace wb

@@ -3,7 +3,10 @@
 // that the wavebench binary runs where there is no libpq. The schema is the SQLite store's
 // (docs/history.md), made under an advisory lock so that processes starting at once do not race;
 // every statement takes its values as bound parameters, never as SQL text; every message has the
-// URL's password redacted (libpq's may echo the connection string).
+// URL's password redacted (libpq's may echo the connection string). A history's database may be
+// someone else's: triggers, rules, row security or another kind of relation on wavebench's tables
+// are refused before use, and every statement has a deadline (statement_timeout).
+#include "harness/common/files.h"
 #include "harness/history/db_url.h"
 #include "harness/history/rows.h"
 #include "harness/history/store.h"
@@ -43,7 +46,8 @@ using result = std::unique_ptr<PGresult, decltype(&PQclear)>;
 
 class postgres_history final : public history_store {
 public:
-    explicit postgres_history(const std::string& url) : url_(url), where_(redact_urls(url)), conn_(nullptr, &PQfinish)
+    explicit postgres_history(const std::string& url)
+        : url_(url), where_(redact_argument(url)), conn_(nullptr, &PQfinish)
     {
         // connect_timeout first: the URL's own, where it has one, wins.
         const char* keys[] = {"connect_timeout", "fallback_application_name", "dbname", nullptr};
@@ -55,6 +59,9 @@ public:
         // The server's notices (NOTICE, WARNING) are not the user's business: libpq would print them.
         PQsetNoticeProcessor(
             conn_.get(), [](void*, const char*) {}, nullptr);
+        // Every statement bounded in time, whatever the server or the role would have it.
+        exec("SELECT set_config('statement_timeout', $1, false)",
+             {std::to_string(int64_t(history_timeout_s() * 1000 + 0.5)) + "ms"});
     }
 
     const std::string& where() const override { return where_; }
@@ -64,16 +71,23 @@ public:
     nlohmann::json load(int64_t id) override;
     void mark_baseline(int64_t id, bool mark) override;
 
-    /// Makes the schema where `create` and it is missing; false: no schema (and none made).
-    bool open(bool create);
+    /// Makes the schema where `mode` is create and it is missing; false: no schema (and none made).
+    bool open(open_mode mode);
+    /// Throws hostile_history where wavebench's tables have triggers, rules, row security,
+    /// inheritors, or are no plain tables.
+    void check_schema();
 
 private:
     /// Throws the connection's last error, `what` first, with the password redacted.
     [[noreturn]] void fail(const std::string& what, const PGresult* r = nullptr) const
     {
+        const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
+        if (state && std::string_view(state) == "57014") throw std::runtime_error(timeout_message(where_));
         std::string why = r ? PQresultErrorMessage(r) : PQerrorMessage(conn_.get());
         while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
-        throw std::runtime_error(redacted("the history database " + where_ + ": " + what + ": " + why, url_));
+        // The server's message may hold what a trigger or a hostile server wrote: shown escaped.
+        throw std::runtime_error("the history database " + where_ + ": " + what + ": " +
+                                 shown(redacted(why, url_), 1000));
     }
 
     /// `sql` with `params` bound ($1, $2, ...); throws unless it succeeded.
@@ -116,8 +130,9 @@ private:
     std::unique_ptr<PGconn, decltype(&PQfinish)> conn_;
 };
 
-bool postgres_history::open(bool create)
+bool postgres_history::open(open_mode mode)
 {
+    if (mode == open_mode::read) exec("SELECT set_config('default_transaction_read_only', 'on', false)");
     transaction t(*this);
     exec(lock); // one process makes the schema; the others wait and find it made
     const result tables = exec("SELECT to_regclass('wavebench_schema') IS NOT NULL, to_regclass('runs') IS NOT NULL");
@@ -128,13 +143,14 @@ bool postgres_history::open(bool create)
             throw std::runtime_error("the history database " + where_ + " has schema version " +
                                      std::to_string(version) + ", newer than this wavebench knows (" +
                                      std::to_string(schema_version) + "): use a newer wavebench, or another --db");
+        check_schema();
         return true;
     }
     if (runs)
         throw std::runtime_error("the history database " + where_ +
                                  " has a table runs of something else (no wavebench_schema table): give --db (or "
                                  "WAVEBENCH_DB) another database");
-    if (!create) return false;
+    if (mode != open_mode::create) return false;
     const std::string schema = version_table + std::string(";") + history_schema(types);
     result made(PQexec(conn_.get(), schema.c_str()), &PQclear); // no values: constant SQL, several statements
     if (!made || PQresultStatus(made.get()) != PGRES_COMMAND_OK) fail("cannot make the schema", made.get());
@@ -143,11 +159,46 @@ bool postgres_history::open(bool create)
     return true;
 }
 
+void postgres_history::check_schema()
+{
+    // What may run code or change rows on wavebench's tables: (what, its name, its table).
+    static const char* sql = R"sql(
+WITH ours(oid) AS (SELECT unnest(ARRAY[to_regclass('runs'), to_regclass('results'), to_regclass('wavebench_schema')]))
+SELECT 'trigger', t.tgname::text, c.relname::text FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+  WHERE NOT t.tgisinternal AND t.tgrelid IN (SELECT oid FROM ours)
+UNION ALL SELECT 'rule', r.rulename::text, c.relname::text FROM pg_rewrite r JOIN pg_class c ON c.oid = r.ev_class
+  WHERE r.ev_class IN (SELECT oid FROM ours) AND r.rulename <> '_RETURN'
+UNION ALL SELECT 'policy', p.polname::text, c.relname::text FROM pg_policy p JOIN pg_class c ON c.oid = p.polrelid
+  WHERE p.polrelid IN (SELECT oid FROM ours)
+UNION ALL SELECT 'row security', '', c.relname::text FROM pg_class c
+  WHERE c.oid IN (SELECT oid FROM ours) AND c.relrowsecurity
+UNION ALL SELECT CASE c.relkind WHEN 'v' THEN 'view' WHEN 'm' THEN 'materialized view' WHEN 'f' THEN 'foreign table'
+  WHEN 'p' THEN 'partitioned table' ELSE 'relation of kind ' || c.relkind::text END, c.relname::text, '' FROM pg_class c
+  WHERE c.oid IN (SELECT oid FROM ours) AND c.relkind <> 'r'
+UNION ALL SELECT 'inheritor', c.relname::text, p.relname::text FROM pg_inherits i
+  JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
+  WHERE i.inhparent IN (SELECT oid FROM ours) OR i.inhrelid IN (SELECT oid FROM ours))sql";
+    const result r = exec(sql);
+    std::vector<std::string> found;
+    for (int row = 0; row < PQntuples(r.get()); ++row) {
+        std::string what = PQgetvalue(r.get(), row, 0);
+        if (const std::string name = PQgetvalue(r.get(), row, 1); !name.empty())
+            what.append(" ").append(shown(name, 64));
+        if (const std::string table = PQgetvalue(r.get(), row, 2); !table.empty())
+            what.append(" on ").append(shown(table, 64));
+        found.push_back(std::move(what));
+    }
+    if (!found.empty())
+        throw hostile_history(hostile_message(
+            where_, found, "if you trust the rest of it, remove them (DROP TRIGGER NAME ON TABLE, DROP RULE ...)"));
+}
+
 int64_t postgres_history::record(const nlohmann::json& doc)
 {
     const run_rows rows = rows_of(doc);
     const run_summary& r = rows.run;
     transaction t(*this);
+    check_schema(); // again: what was made since the store was opened
     // recorded: the server's clock, one for every machine that records into it.
     const result run = exec(
         "INSERT INTO runs (suite, suite_file, device, arch, platform, toolchain, tool_version, started, recorded, "
@@ -192,12 +243,7 @@ nlohmann::json postgres_history::load(int64_t id)
 {
     const result r = exec("SELECT document FROM runs WHERE id = $1", {number(id)});
     if (PQntuples(r.get()) == 0) throw no_such_run(id, where_);
-    try {
-        return nlohmann::json::parse(PQgetvalue(r.get(), 0, 0));
-    } catch (const nlohmann::json::exception& e) {
-        throw std::runtime_error("run " + std::to_string(id) + " of the history database " + where_ +
-                                 " is damaged: its results document is not JSON (" + e.what() + ")");
-    }
+    return run_document(id, PQgetvalue(r.get(), 0, 0), where_);
 }
 
 void postgres_history::mark_baseline(int64_t id, bool mark)
@@ -219,8 +265,8 @@ void postgres_history::mark_baseline(int64_t id, bool mark)
 
 /// WB_HISTORY_POSTGRES_ENTRY (history/store.h).
 extern "C" __attribute__((visibility("default"))) wb::history_store*
-wavebench_open_postgres_history(const std::string& url, bool create)
+wavebench_open_postgres_history(const std::string& url, wb::open_mode mode)
 {
     auto h = std::make_unique<wb::postgres_history>(url);
-    return h->open(create) ? h.release() : nullptr;
+    return h->open(mode) ? h.release() : nullptr;
 }

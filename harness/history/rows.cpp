@@ -1,8 +1,12 @@
 #include "harness/history/rows.h"
 
 #include "harness/common/files.h"
+#include "harness/common/json_parse.h"
 #include "harness/measure/status.h" // header only: the PostgreSQL module compiles this file too
 
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <map>
 
 namespace wb {
@@ -152,6 +156,56 @@ std::invalid_argument no_such_run(int64_t id, const std::string& where)
 {
     return std::invalid_argument("no run " + std::to_string(id) + " in the history " + shown(where, 200) +
                                  ": `wavebench history` lists the runs");
+}
+
+nlohmann::json run_document(int64_t id, const std::string& text, const std::string& where)
+{
+    const std::string run = "run " + std::to_string(id) + " of the history " + shown(where, 200);
+    try {
+        return parse_json(text);
+    } catch (const json_too_deep& e) {
+        throw std::invalid_argument(run + ": its results document is refused: " + e.what() +
+                                    "; wavebench writes none so deep (a damaged or hostile history: give --db "
+                                    "another one)");
+    } catch (const nlohmann::json::exception& e) {
+        throw std::invalid_argument(run + " is damaged: its results document is not JSON (" + e.what() + ")");
+    }
+}
+
+double history_timeout_s()
+{
+    const char* v = std::getenv("WAVEBENCH_DB_TIMEOUT");
+    if (!v || !*v) return 30;
+    const std::string_view s(v);
+    double x = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+    if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(x) || x <= 0 || x > 1e6)
+        throw std::invalid_argument("WAVEBENCH_DB_TIMEOUT '" + shown(s, 40) +
+                                    "' is not a number of seconds from 0 to 1000000 (the most one statement of "
+                                    "the history may take; default 30)");
+    return x;
+}
+
+std::string timeout_message(const std::string& where)
+{
+    std::string limit = std::to_string(history_timeout_s());
+    limit.erase(limit.find_last_not_of('0') + 1);
+    if (limit.back() == '.') limit.pop_back();
+    return "the history database " + shown(where, 200) + ": a statement ran longer than " + limit +
+           " s and was stopped: a damaged or hostile history (or a very slow disk or server: WAVEBENCH_DB_TIMEOUT "
+           "gives the seconds a statement may take); give --db (or WAVEBENCH_DB) another one";
+}
+
+std::string hostile_message(const std::string& where, const std::vector<std::string>& objects,
+                            const std::string& remedy)
+{
+    std::string list;
+    for (size_t i = 0; i < objects.size() && i < 10; ++i) list += (i ? ", " : "") + objects[i];
+    if (objects.size() > 10) list += " and " + std::to_string(objects.size() - 10) + " more";
+    return "the history database " + shown(where, 200) + " holds what wavebench did not put there: " + list +
+           ". They could run code of whoever made the history, or change what is recorded and read, so wavebench "
+           "does not use it: " +
+           remedy + ", or give --db (or WAVEBENCH_DB) another history";
 }
 
 } // namespace wb

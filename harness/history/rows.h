@@ -62,4 +62,17 @@ run_summary summary_of(const std::function<std::string(int)>& column);
 /// The error for run `id` missing from the history `where`.
 std::invalid_argument no_such_run(int64_t id, const std::string& where);
 
+/// The results document of run `id` of the history `where` from the text it stores: parsed with the
+/// depth limit (parse_json); std::invalid_argument naming the run and the history where it is no
+/// JSON or nests too deep.
+nlohmann::json run_document(int64_t id, const std::string& text, const std::string& where);
+
+/// The message for a statement of the history `where` that ran past history_timeout_s().
+std::string timeout_message(const std::string& where);
+
+/// The message of hostile_history for what the history `where` holds that wavebench did not put
+/// there (`objects`: "trigger t on runs"), with how to remove them (`remedy`).
+std::string hostile_message(const std::string& where, const std::vector<std::string>& objects,
+                            const std::string& remedy);
+
 } // namespace wb

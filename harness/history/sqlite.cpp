@@ -1,15 +1,19 @@
 // The run history in an SQLite database (the C API of libsqlite3): the schema of history/rows.cpp
 // with its version in PRAGMA user_version (docs/history.md), WAL mode and a busy timeout so that
 // two runs may record at once, and statements with bound parameters only: no SQL is ever made
-// from input.
+// from input. A history is a file someone may hand over: the commands that only read open it
+// read-only, its schema is checked for objects wavebench did not make (views, triggers) before
+// anything else reads it, and every statement has a deadline (a progress handler).
 #include "harness/history/store.h"
 
 #include "harness/common/files.h"
 #include "harness/common/utc_time.h"
 #include "harness/history/rows.h"
+#include "harness/history/sqlite_schema.h"
 
 #include <sqlite3.h>
 
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <stdexcept>
@@ -20,8 +24,7 @@ namespace wb {
 
 namespace {
 
-/// The schema (history/rows.cpp) in SQLite's types.
-constexpr sql_types types{"INTEGER PRIMARY KEY AUTOINCREMENT", "INTEGER", "INTEGER", "REAL"};
+using steady = std::chrono::steady_clock;
 
 class sqlite_history;
 
@@ -60,7 +63,19 @@ private:
 
 class sqlite_history final : public history_store {
 public:
-    sqlite_history(std::string path, sqlite3* db) : path_(std::move(path)), db_(db) {}
+    /// Takes `db` over (closed with the store); `timeout_s` bounds each statement.
+    sqlite_history(std::string path, sqlite3* db, double timeout_s)
+        : path_(std::move(path)), db_(db),
+          timeout_(std::chrono::duration_cast<steady::duration>(std::chrono::duration<double>(timeout_s)))
+    {
+        arm();
+        // Every step of a statement (and the triggers and views it runs) checks the deadline.
+        sqlite3_progress_handler(
+            db_, 1000, [](void* h) { return int(steady::now() > static_cast<sqlite_history*>(h)->deadline_); }, this);
+        // No function with side effects in views and triggers; no writing of the schema's internals.
+        sqlite3_db_config(db_, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+        sqlite3_db_config(db_, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+    }
     ~sqlite_history() override { sqlite3_close_v2(db_); }
 
     const std::string& where() const override { return path_; }
@@ -70,14 +85,25 @@ public:
     nlohmann::json load(int64_t id) override;
     void mark_baseline(int64_t id, bool mark) override;
 
-    /// The schema made on a new database, WAL mode; throws for a file that is no history.
-    void open();
+    /// The schema made on a new database (but in `read` mode), WAL mode (for writing); throws for a
+    /// file that is no history or holds foreign objects. False: no schema (read mode only).
+    bool open(open_mode mode);
+    /// Throws hostile_history where sqlite_master holds anything but wavebench's schema.
+    void check_schema();
     /// Throws the error the last call gave, naming the file.
     [[noreturn]] void fail(int rc) const;
     sqlite3* db() const { return db_; }
+    /// The deadline of the statement about to run.
+    void arm() { deadline_ = steady::now() + timeout_; }
+    /// `sql` run (armed); its result code.
+    int try_exec(const char* sql)
+    {
+        arm();
+        return sqlite3_exec(db_, sql, nullptr, nullptr, nullptr);
+    }
     void exec(const char* sql)
     {
-        if (int rc = sqlite3_exec(db_, sql, nullptr, nullptr, nullptr); rc != SQLITE_OK) fail(rc);
+        if (int rc = try_exec(sql); rc != SQLITE_OK) fail(rc);
     }
 
 private:
@@ -87,7 +113,7 @@ private:
         explicit transaction(sqlite_history& h) : h_(h) { h_.exec("BEGIN IMMEDIATE"); }
         ~transaction()
         {
-            if (!done_) sqlite3_exec(h_.db(), "ROLLBACK", nullptr, nullptr, nullptr);
+            if (!done_) h_.try_exec("ROLLBACK");
         }
         void commit()
         {
@@ -101,10 +127,13 @@ private:
 
     std::string path_;
     sqlite3* db_;
+    steady::duration timeout_;
+    steady::time_point deadline_;
 };
 
 statement::statement(sqlite_history& h, const char* sql) : h_(h)
 {
+    h.arm(); // the first statement reads the schema
     check(sqlite3_prepare_v2(h.db(), sql, -1, &s_, nullptr));
 }
 
@@ -133,6 +162,7 @@ statement& statement::bind(int i, std::optional<double> v)
 
 bool statement::step()
 {
+    h_.arm();
     const int rc = sqlite3_step(s_);
     if (rc == SQLITE_ROW) return true;
     if (rc != SQLITE_DONE) h_.fail(rc);
@@ -142,7 +172,9 @@ bool statement::step()
 void sqlite_history::fail(int rc) const
 {
     const int primary = rc & 0xff;
-    std::string what = "the history database " + shown(path_, 200) + ": " + sqlite3_errmsg(db_);
+    if (primary == SQLITE_INTERRUPT) throw std::runtime_error(timeout_message(path_));
+    // SQLite's message may quote the file's schema: names someone else wrote.
+    std::string what = "the history database " + shown(path_, 200) + ": " + shown(sqlite3_errmsg(db_), 400);
     if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT)
         what += ": the file is not an SQLite database or is damaged; give --db (or WAVEBENCH_DB) another file, or "
                 "move this one away";
@@ -151,7 +183,7 @@ void sqlite_history::fail(int rc) const
     throw std::runtime_error(what);
 }
 
-void sqlite_history::open()
+bool sqlite_history::open(open_mode mode)
 {
     // The schema version and the number of tables, read in one statement: one snapshot.
     auto state = [&] {
@@ -169,21 +201,35 @@ void sqlite_history::open()
                                      "version): give --db (or WAVEBENCH_DB) another file");
         return version;
     };
-    const int64_t version = state(); // the first read: a file that is no database fails here
+    const int64_t version = state();               // the first read: a file that is no database fails here
+    if (version == schema_version) check_schema(); // before any statement touches a table
+    if (mode == open_mode::read) return version == schema_version;
     // Another process may be switching the file to WAL at this moment: a lock the busy timeout
     // does not always wait for.
     for (int tries = 0;; ++tries) {
-        const int rc = sqlite3_exec(db_, "PRAGMA journal_mode = WAL", nullptr, nullptr, nullptr);
+        const int rc = try_exec("PRAGMA journal_mode = WAL");
         if (rc == SQLITE_OK) break;
         if ((rc & 0xff) != SQLITE_BUSY || tries == 200) fail(rc);
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
-    if (version == schema_version) return;
+    if (version == schema_version) return true;
     transaction t(*this);
-    if (state() == schema_version) return; // another process made it meanwhile
-    exec(history_schema(types).c_str());
+    if (state() == schema_version) return true; // another process made it meanwhile
+    exec(sqlite_schema_sql().c_str());
     exec(("PRAGMA user_version = " + std::to_string(schema_version)).c_str());
     t.commit();
+    return true;
+}
+
+void sqlite_history::check_schema()
+{
+    int rc = SQLITE_OK;
+    arm();
+    const auto foreign = foreign_objects(db_, rc);
+    if (rc != SQLITE_OK) fail(rc);
+    if (!foreign.empty())
+        throw hostile_history(hostile_message(
+            path_, foreign, "if you trust the rest of it, remove them (sqlite3 FILE 'DROP TRIGGER NAME' ...)"));
 }
 
 int64_t sqlite_history::record(const nlohmann::json& doc)
@@ -191,6 +237,7 @@ int64_t sqlite_history::record(const nlohmann::json& doc)
     const run_rows rows = rows_of(doc);
     const run_summary& r = rows.run;
     transaction t(*this);
+    check_schema(); // again, under the write lock: what was planted since the store was opened
     statement run(*this,
                   "INSERT INTO runs (suite, suite_file, device, arch, platform, toolchain, tool_version, started, "
                   "recorded, complete, configs, verified, failed, errors, crashed, timeouts, skipped, document) "
@@ -252,17 +299,13 @@ nlohmann::json sqlite_history::load(int64_t id)
     statement s(*this, "SELECT document FROM runs WHERE id = ?1");
     s.bind(1, id);
     if (!s.step()) throw no_such_run(id, path_);
-    try {
-        return nlohmann::json::parse(s.text(0));
-    } catch (const nlohmann::json::exception& e) {
-        throw std::runtime_error("run " + std::to_string(id) + " of the history database " + shown(path_, 200) +
-                                 " is damaged: its results document is not JSON (" + e.what() + ")");
-    }
+    return run_document(id, s.text(0), path_);
 }
 
 void sqlite_history::mark_baseline(int64_t id, bool mark)
 {
     transaction t(*this);
+    check_schema();
     const auto run = find(id);
     if (!run) throw no_such_run(id, path_);
     if (mark) {
@@ -274,15 +317,43 @@ void sqlite_history::mark_baseline(int64_t id, bool mark)
     t.commit();
 }
 
+/// `path` as an SQLite URI that opens it read-only and immutable: for a file in a folder this user
+/// may not write, where SQLite cannot make the -shm file a WAL database is read through.
+std::string immutable_uri(const std::string& path)
+{
+    std::string uri = "file:";
+    for (const unsigned char c : path) {
+        if (std::isalnum(c) || std::string_view("-._~/").find(char(c)) != std::string_view::npos) {
+            uri += char(c);
+        } else {
+            static const char digits[] = "0123456789ABCDEF";
+            uri += {'%', digits[c >> 4], digits[c & 15]};
+        }
+    }
+    return uri + "?mode=ro&immutable=1";
+}
+
+std::unique_ptr<sqlite_history> connect(const std::string& path, const std::string& name, int flags)
+{
+    const double timeout_s = history_timeout_s(); // a bad WAVEBENCH_DB_TIMEOUT: before anything is opened
+    sqlite3* db = nullptr;
+    const int rc = sqlite3_open_v2(name.c_str(), &db, flags, nullptr);
+    auto h = std::make_unique<sqlite_history>(path, db, timeout_s); // closes db, which SQLite gives even on failure
+    if (rc != SQLITE_OK) h->fail(rc);
+    sqlite3_extended_result_codes(db, 1);
+    sqlite3_busy_timeout(db, 30000);
+    return h;
+}
+
 } // namespace
 
-std::unique_ptr<history_store> open_sqlite_history(const std::string& path, bool create)
+std::unique_ptr<history_store> open_sqlite_history(const std::string& path, open_mode mode)
 {
     namespace fs = std::filesystem;
     std::error_code ec;
     const auto st = fs::status(path, ec);
     if (!fs::exists(st)) {
-        if (!create) return nullptr;
+        if (mode != open_mode::create) return nullptr;
         const fs::path dir = fs::path(path).parent_path();
         if (!dir.empty() && (fs::create_directories(dir, ec), ec))
             throw std::runtime_error("cannot make the folder " + shown(dir.string(), 200) +
@@ -291,14 +362,21 @@ std::unique_ptr<history_store> open_sqlite_history(const std::string& path, bool
         throw std::runtime_error("the history database " + shown(path, 200) +
                                  " is not a regular file: give --db (or WAVEBENCH_DB) a file");
     }
-    sqlite3* db = nullptr;
-    const int rc =
-        sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0), nullptr);
-    auto h = std::make_unique<sqlite_history>(path, db); // closes db, which SQLite gives even on failure
-    if (rc != SQLITE_OK) h->fail(rc);
-    sqlite3_extended_result_codes(db, 1);
-    sqlite3_busy_timeout(db, 30000);
-    h->open();
+    const bool read = mode == open_mode::read;
+    auto h = connect(path, path,
+                     read ? SQLITE_OPEN_READONLY
+                          : SQLITE_OPEN_READWRITE | (mode == open_mode::create ? SQLITE_OPEN_CREATE : 0));
+    if (read && h->try_exec("SELECT count(*) FROM sqlite_master") == SQLITE_READONLY_DIRECTORY) {
+        // A WAL database in a folder this user may not write: read as it is, unless its -wal holds
+        // changes (which immutable would not see).
+        if (fs::file_size(path + "-wal", ec) > 0 && !ec)
+            throw std::runtime_error(
+                "the history database " + shown(path, 200) +
+                " cannot be read: its folder cannot be written and its -wal file holds changes; ask its owner to "
+                "run sqlite3 FILE 'PRAGMA wal_checkpoint(TRUNCATE)', or copy both files to a folder of yours");
+        h = connect(path, immutable_uri(path), SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
+    }
+    if (!h->open(mode)) return nullptr;
     return h;
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -50,19 +51,37 @@ public:
     virtual void mark_baseline(int64_t id, bool mark) = 0;
 };
 
-/// The SQLite history in `path`; with `create`, the file and its folder are made when missing
-/// (otherwise a missing file gives nullptr: no runs). Throws std::runtime_error naming the file for
-/// a file that is no SQLite database, a database of another program or of a newer schema.
-std::unique_ptr<history_store> open_sqlite_history(const std::string& path, bool create);
+/// How a store is opened: `read` for the commands that only read (history, compare, report): a
+/// file the user may only read is read, nothing is written, no schema is made (a database without it
+/// is no history: nullptr); `write` an existing database (marking a baseline); `create` makes the
+/// file and its folder, or the schema, where missing (recording a run).
+enum class open_mode { read, write, create };
+
+/// Thrown where a history holds what wavebench did not put there and could run code in it: a view,
+/// a trigger, a rule, a table or index of another shape. The message names them and says what to do.
+struct hostile_history : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// The SQLite history in `path` (a missing file: nullptr, but with `create`). Throws
+/// std::runtime_error naming the file for a file that is no SQLite database, a database of another
+/// program or of a newer schema, a statement that runs longer than history_timeout_s();
+/// hostile_history for objects not of wavebench's schema.
+std::unique_ptr<history_store> open_sqlite_history(const std::string& path, open_mode mode);
 
 /// The PostgreSQL history at `url` (postgresql://... or postgres://...), through the module
 /// lib/libwavebench_history_postgres.so, loaded on first use (the wavebench binary does not link
 /// libpq). With `create`, the schema is made where missing; otherwise a database without it gives
 /// nullptr (no runs). Throws std::runtime_error where the module is not built, the server refuses,
-/// or the database is of another program or a newer schema; no message holds the password.
-std::unique_ptr<history_store> open_postgres_history(const std::string& url, bool create);
+/// or the database is of another program or a newer schema, hostile_history for triggers, rules or
+/// row security on wavebench's tables; no message holds the password.
+std::unique_ptr<history_store> open_postgres_history(const std::string& url, open_mode mode);
 
-/// The module's entry (C linkage, found by name): history_store* (const std::string& url, bool create),
+/// How long one statement of a history may run, in seconds: WAVEBENCH_DB_TIMEOUT (decimal seconds,
+/// for tests and slow disks), else 30. Throws std::invalid_argument for a value that is no positive number.
+double history_timeout_s();
+
+/// The module's entry (C linkage, found by name): history_store* (const std::string& url, open_mode mode),
 /// open_postgres_history's work; the caller owns the store.
 #define WB_HISTORY_POSTGRES_ENTRY "wavebench_open_postgres_history"
 #define WB_HISTORY_POSTGRES_MODULE "libwavebench_history_postgres.so"

@@ -196,33 +196,6 @@ json run_json(const run_input& in, const std::vector<json>& results)
             {"counts", counts}};
 }
 
-/// The runs of the trend, oldest first, and each verified configuration's kernel-time spread in
-/// each of them.
-json trend_json(std::vector<run_input> runs)
-{
-    std::stable_sort(runs.begin(), runs.end(),
-                     [](const run_input& a, const run_input& b) { return started_of(a) < started_of(b); });
-    json out{{"runs", json::array()}, {"points", json::array()}};
-    for (size_t i = 0; i < runs.size(); ++i) {
-        const auto results = results_of(runs[i]);
-        out["runs"].push_back(run_json(runs[i], results));
-        std::map<std::string, int> seen; // a configuration a suite repeats: numbered in order
-        for (const json& r : results) {
-            if (status_of(r) != status::verified || r["spread"].is_null()) continue;
-            const std::string key =
-                r["family"].get<std::string>() + "/" + r["variant"].get<std::string>() + " " + r["params"].dump();
-            json p = r["spread"];
-            p["run"] = i;
-            p["family"] = r["family"];
-            p["variant"] = r["variant"];
-            p["params"] = r["params"];
-            p["repeat"] = seen[key]++;
-            out["points"].push_back(p);
-        }
-    }
-    return out;
-}
-
 /// JSON as a <script type="application/json"> holds it: '<' as \u003c, so no "</script>" or
 /// "<!--" in any string can end or change the script. And the line and paragraph separators
 /// (U+2028, U+2029) as the text "\u2028" and "\u2029", shown as escaped as the console shows
@@ -248,7 +221,44 @@ std::string script_json(const json& j)
 
 } // namespace
 
-json report_data(const std::vector<run_input>& inputs, const std::vector<run_input>& trend, const compare_options& o)
+void trend_builder::add(const run_input& in)
+{
+    const auto results = results_of(in);
+    run r{started_of(in), run_json(in, results), {}};
+    std::map<std::string, int> seen; // a configuration a suite repeats: numbered in order
+    for (const json& x : results) {
+        if (status_of(x) != status::verified || x["spread"].is_null()) continue;
+        const std::string key =
+            x["family"].get<std::string>() + "/" + x["variant"].get<std::string>() + " " + x["params"].dump();
+        json p = x["spread"];
+        p["family"] = x["family"];
+        p["variant"] = x["variant"];
+        p["params"] = x["params"];
+        p["repeat"] = seen[key]++;
+        r.points.push_back(std::move(p));
+    }
+    runs_.push_back(std::move(r));
+}
+
+json trend_builder::finish() &&
+{
+    std::vector<run*> order;
+    for (run& r : runs_) order.push_back(&r);
+    std::stable_sort(order.begin(), order.end(), [](const run* a, const run* b) { return a->started < b->started; });
+    nlohmann::json out{{"runs", nlohmann::json::array()}, {"points", nlohmann::json::array()}};
+    for (size_t i = 0; i < order.size(); ++i) {
+        out["runs"].push_back(std::move(order[i]->header));
+        for (nlohmann::json& p : order[i]->points) {
+            p["run"] = i;
+            out["points"].push_back(std::move(p));
+        }
+        order[i]->points = {};
+    }
+    runs_.clear();
+    return out;
+}
+
+json report_data(const std::vector<run_input>& inputs, json trend, const compare_options& o)
 {
     if (inputs.empty()) throw std::invalid_argument("report: no input");
     json data{{"generated", utc_now()},
@@ -272,7 +282,7 @@ json report_data(const std::vector<run_input>& inputs, const std::vector<run_inp
             data["compare"] = {{"error", e.what()}, {"base", inputs[0].label}, {"new", inputs[1].label}};
         }
     }
-    if (!trend.empty()) data["trend"] = trend_json(trend);
+    data["trend"] = std::move(trend);
     return data;
 }
 
