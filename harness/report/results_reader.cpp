@@ -2,6 +2,7 @@
 #include "harness/report/results_reader.h"
 
 #include "harness/common/files.h"
+#include "harness/report/results_journal.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -36,7 +37,9 @@ run_input read_results_file(const std::string& path)
     const std::string name = "results file " + shown(path, 200);
     json doc;
     try {
-        doc = json::parse(read_input(path, "results file", results_input_limit));
+        const std::string text = read_input(path, "results file", results_input_limit);
+        // A run's journal (a killed run's results) reads as the run, incomplete.
+        doc = is_journal(text) ? journal_document(text, name) : json::parse(text);
     } catch (const json::exception& e) {
         throw std::invalid_argument(name + " is not JSON: " + e.what());
     } catch (const file_error& e) {
