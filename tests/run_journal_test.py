@@ -8,7 +8,8 @@ and then and at the end (docs/results-schema.md, "The journal"):
   `stopped_by`), and no journal or temporary is left;
 - SIGKILL midway: the journal holds every result it had measured; `report` reads it as the run,
   a line cut short at its end is left out, and a new run with the same --out refuses to overwrite it;
-- --devices: the journal is gone at the end and the results are in plan order.
+- --devices: the journal is gone at the end and the results are in plan order;
+- tools/slurm's merge step takes the journal a shard killed outright left.
 No assertion on time: the bounds are on bytes and counts.
 Usage: run_journal_test.py BUILD_DIR SOURCE_DIR"""
 import json
@@ -158,6 +159,29 @@ class Journal(unittest.TestCase):
         self.assertEqual([r["plan_index"] for r in doc["results"]], list(range(60)))
         self.assertEqual({r["device_index"] for r in doc["results"]}, {0, 1})
         self.assertFalse(os.path.exists(out + ".journal"))
+
+    def test_the_slurm_merge_takes_the_journal_of_a_shard_killed_outright(self):
+        suite = tiny_suite("slurm", 16)
+        folder = os.path.join(TMP, "slurm")
+        os.makedirs(folder)
+        for i in (1, 2):
+            out = os.path.join(folder, f"shard-{i}-of-2.json")
+            r = wb("run", suite, "--platform", "cpu", "--no-ceilings", "--shard", f"{i}/2", "--out", out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+        # Shard 2's task was killed with its script: its journal under the running name, a result short.
+        doc = load(os.path.join(folder, "shard-2-of-2.json"))
+        rows, doc["results"] = doc["results"], []
+        os.remove(os.path.join(folder, "shard-2-of-2.json"))
+        with open(os.path.join(folder, ".shard-2-of-2.json.running.journal"), "w") as f:
+            f.write(json.dumps({"wavebench_journal": 1, "document": doc}) + "\n")
+            f.writelines(json.dumps(r) + "\n" for r in rows[:-1])
+        script = os.path.join(SOURCE, "tools", "slurm", "wavebench-array.sh")
+        r = subprocess.run(["bash", script, "--merge", "--wavebench", WB, "--shards", "2", "--out", folder, "--",
+                            "--no-history"], capture_output=True, text=True, env=ENV, timeout=300)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)  # merged, incomplete
+        merged = load(os.path.join(folder, "merged.json"))
+        self.assertFalse(merged["complete"])
+        self.assertEqual(len(merged["results"]), 15)
 
 
 if __name__ == "__main__":
