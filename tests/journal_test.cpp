@@ -38,7 +38,7 @@ struct scratch {
 /// A results document without results, as a run's first.
 json first_document()
 {
-    return {{"schema_version", 4}, {"platform", "cpu"},     {"complete", false},
+    return {{"schema_version", 4},      {"platform", "cpu"},        {"complete", false},
             {"suite", {{"name", "t"}}}, {"device", json::object()}, {"results", json::array()}};
 }
 

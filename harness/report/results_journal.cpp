@@ -105,8 +105,7 @@ results_writer::results_writer(std::filesystem::path out, const json& first, war
     fd_ = ::open(journal_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0666);
     if (fd_ < 0)
         throw file_error("cannot write the journal '" + shorten(journal_.string(), 200) + "': " + os_reason(errno));
-    write_line(std::string(journal_mark) + std::to_string(journal_version) + ",\"document\":" + compact(first) +
-               "}\n");
+    write_line(std::string(journal_mark) + std::to_string(journal_version) + ",\"document\":" + compact(first) + "}\n");
 }
 
 results_writer::~results_writer()
@@ -127,8 +126,8 @@ void results_writer::write_line(const std::string& line)
             ::close(fd_);
             fd_ = -1;
             journal_failed_ = true;
-            throw file_error("cannot write the journal '" + shorten(journal_.string(), 200) + "': " +
-                             os_reason(err) + "; the results file is rewritten after every result instead");
+            throw file_error("cannot write the journal '" + shorten(journal_.string(), 200) + "': " + os_reason(err) +
+                             "; the results file is rewritten after every result instead");
         }
         at += size_t(n);
     }

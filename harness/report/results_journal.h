@@ -73,7 +73,7 @@ private:
     int fd_ = -1;
     bool journal_failed_ = false; // then the document is rewritten after every result, as it holds them
     std::vector<std::pair<std::optional<double>, std::optional<double>>> journaled_; // speedups as appended
-    size_t doc_results_ = 0;                                                          // in the last document
+    size_t doc_results_ = 0;                                                         // in the last document
     clock::time_point last_end_;
     clock::duration last_took_{};
     size_t documents_ = 0;
