@@ -22,8 +22,7 @@ struct cpu_run {
         wb::local_executor e(p);
         wb::runner r(e, {});
         return r.run(wb::plan_suite(wb::parse_suite(text, "test.toml"), reg),
-                     {repetitions, 1, 7, 0, 100000, 60, verify_every},
-                     [](const wb::result&, const std::vector<wb::result>&) {});
+                     {repetitions, 1, 7, 0, 100000, 60, verify_every}, [](const std::vector<wb::result>&, size_t) {});
     }
     std::string variants(const std::string& family) const
     {

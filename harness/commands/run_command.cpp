@@ -8,6 +8,7 @@
 #include "harness/history/history.h"
 #include "harness/measure/interrupt.h"
 #include "harness/measure/runner.h"
+#include "harness/report/results_journal.h"
 #include "harness/report/results_json.h"
 #include "harness/worker/worker.h"
 
@@ -264,29 +265,29 @@ std::set<std::string> used_ceilings(const std::vector<config>& configs, const ce
     return used;
 }
 
-/// Measures the configurations: a row of the table for each result as it comes, the results JSON
-/// rewritten after each. Stops early after SIGINT or SIGTERM.
+/// Measures the configurations: a row of the table for each result as it comes, each result in the
+/// journal, the results document rewritten now and then (report/results_journal.h). Stops early
+/// after SIGINT or SIGTERM.
 std::vector<result> measure_all(const run_options& o, runner& r, const std::vector<config>& configs, run_context& ctx,
-                                const std::vector<std::unique_ptr<executor>>& execs, const std::filesystem::path& out)
+                                const std::vector<std::unique_ptr<executor>>& execs, results_writer& writer)
 {
     install_interrupt_handlers(); // from here on, SIGINT and SIGTERM stop after the current configuration
     console_table table(std::cout, configs, o.format, ctx.machine_ceilings, ctx.devices.size());
     progress_line progress(std::cerr, configs, ::isatty(STDERR_FILENO));
+    r.set_on_waiting([&](const result& res) { writer.add_waiting(res); });
     const auto results = r.run(
         configs, ctx.settings,
-        [&](const result& res, const std::vector<result>& all) {
+        [&](const std::vector<result>& all, size_t group_begin) {
             progress.clear(); // drawn again as the next configuration starts
             // Its row in the table of its configuration (after an interrupt on several devices,
             // results that came after a gap arrive at the end).
-            const auto at = std::lower_bound(configs.begin(), configs.end(), res.plan_index,
+            const auto at = std::lower_bound(configs.begin(), configs.end(), all.back().plan_index,
                                              [](const config& c, size_t i) { return c.index < i; });
-            table.row(size_t(at - configs.begin()), res);
-            ctx.isolation = describe(execs);
-            try {
-                write_json(out, results_document(ctx, all, false));
-            } catch (const std::exception& e) { // keep measuring; the final write tries again
-                std::cerr << "warning: " << e.what() << "\n";
-            }
+            table.row(size_t(at - configs.begin()), all.back());
+            writer.add(all, group_begin, [&] {
+                ctx.isolation = describe(execs);
+                return results_document(ctx, all, false);
+            });
         },
         [&](size_t index, const config&, int) { progress.start(index); });
     progress.clear();
@@ -333,17 +334,18 @@ int run_command(const run_options& o)
     std::vector<std::filesystem::path> inputs = files;
     if (o.suite_file != "-") inputs.emplace_back(o.suite_file);
     check_output(out, "--out", inputs);
-    write_json(out, results_document(ctx, {}, false)); // fails now, not after an hour of measuring
+    // Fails now, not after an hour of measuring; later a write that fails only warns.
+    results_writer writer(out, results_document(ctx, {}, false), [](const std::string& w) { std::cerr << w << "\n"; });
 
     // With markdown, csv or json, stdout carries the table only; the rest goes to stderr.
     std::ostream& info = o.format == table_format::table ? std::cout : std::cerr;
     print_heading(info, ctx, configs.size(), used_ceilings(configs, ctx.machine_ceilings), *p);
-    const auto results = measure_all(o, r, configs, ctx, execs, out);
+    const auto results = measure_all(o, r, configs, ctx, execs, writer);
     const int sig = interrupted();
     if (sig) ctx.stopped_by = signal_name(sig);
     ctx.isolation = describe(execs);
     const nlohmann::json doc = results_document(ctx, results, !sig);
-    write_json(out, doc);
+    writer.finish(doc);
     // A shard is recorded once merged (wavebench merge): alone it is part of a run.
     const auto id =
         o.no_history || o.shard.count ? std::nullopt : record_run(o.db, doc, out.string()); // a failure only warns
@@ -422,7 +424,8 @@ void add_run_command(CLI::App& app, command_list& commands)
     add_in_process(run, ro.platform);
     run->add_option("--filter", ro.filter, "run only family/variant names matching this glob, e.g. 'reduce/tree*'");
     run->add_option("--out", ro.out,
-                    "results JSON (rewritten after every configuration); "
+                    "results JSON (each result is appended to FILE.journal as it comes, the file rewritten now and "
+                    "then and at the end, when the journal is removed); "
                     "default wavebench-results/<suite>-<platform>-<time>.json; never the suite or a plugin")
         ->check(a_path);
     run->add_option("--max-configs", ro.max_configs,

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -43,6 +45,63 @@ struct fd_closer {
     {
         if (fd >= 0) ::close(fd);
     }
+};
+
+/// The signals that end a process by default and that a user sends to stop a command.
+constexpr int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+/// Holds the stop signals back in this thread while it lives: one sent meanwhile arrives after.
+class signals_held {
+public:
+    signals_held()
+    {
+        sigset_t s;
+        sigemptyset(&s);
+        for (int sig : stop_signals) sigaddset(&s, sig);
+        pthread_sigmask(SIG_BLOCK, &s, &old_);
+    }
+    ~signals_held() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+    signals_held(const signals_held&) = delete;
+    signals_held& operator=(const signals_held&) = delete;
+
+private:
+    sigset_t old_;
+};
+
+/// The temporaries being written, for remove_partial_outputs: a fixed table a signal handler may
+/// read without a lock or an allocation. A slot is claimed (state 1), its name copied, then
+/// published (state 2), and freed (0) once the temporary is gone.
+struct partial_slot {
+    std::atomic<int> state{0};
+    char name[4096];
+};
+partial_slot partials[16];
+
+/// A temporary's name published while it exists. With the table full or a name too long, none: the
+/// signals held back still keep this thread's own from ending the process in between.
+class partial_entry {
+public:
+    explicit partial_entry(const std::string& name)
+    {
+        if (name.size() >= sizeof partials[0].name) return;
+        for (auto& s : partials) {
+            int free = 0;
+            if (!s.state.compare_exchange_strong(free, 1)) continue;
+            std::memcpy(s.name, name.c_str(), name.size() + 1);
+            s.state.store(2, std::memory_order_release);
+            slot_ = &s;
+            return;
+        }
+    }
+    ~partial_entry()
+    {
+        if (slot_) slot_->state.store(0, std::memory_order_release);
+    }
+    partial_entry(const partial_entry&) = delete;
+    partial_entry& operator=(const partial_entry&) = delete;
+
+private:
+    partial_slot* slot_ = nullptr;
 };
 
 /// A path for a message: quoted, shortened.
@@ -183,6 +242,10 @@ void write_output(const fs::path& path, std::string_view text)
     // A name no other writer picks (the process and a counter), in the same folder: rename is atomic.
     static std::atomic<unsigned> serial{0};
     const fs::path tmp = path.string() + ".partial-" + std::to_string(::getpid()) + "-" + std::to_string(serial++);
+    // Until the temporary is renamed or removed: no stop signal ends this thread's write, and a
+    // handler that ends the process from another thread finds the temporary to remove.
+    const signals_held held;
+    const partial_entry entry(tmp.string());
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0) throw file_error("cannot write " + name + ": " + os_reason(errno));
     auto fail = [&](const std::string& why) {
@@ -206,6 +269,12 @@ void write_output(const fs::path& path, std::string_view text)
         ::unlink(tmp.c_str());
         throw file_error("cannot write " + name + ": " + os_reason(err));
     }
+}
+
+void remove_partial_outputs() noexcept
+{
+    for (auto& s : partials)
+        if (s.state.load(std::memory_order_acquire) == 2) ::unlink(s.name);
 }
 
 } // namespace wb

@@ -35,8 +35,15 @@ void check_output(const std::filesystem::path& out, std::string_view what,
                   const std::vector<std::filesystem::path>& inputs);
 
 /// Writes `text` to `path` (its folder created): a temporary file in the same folder, renamed over
-/// `path` once complete. On failure the temporary is removed and file_error gives the reason.
+/// `path` once complete. On failure the temporary is removed and file_error gives the reason. SIGINT,
+/// SIGTERM, SIGHUP and SIGQUIT are held back in the calling thread from the temporary's creation to
+/// its rename (or removal): one that ends the process then arrives after, and leaves `path` as it
+/// was or whole, and no temporary.
 void write_output(const std::filesystem::path& path, std::string_view text);
+
+/// Removes the temporaries write_output is writing at this moment, in any thread: for a signal
+/// handler that ends the process at once (measure/interrupt.cpp). Async-signal-safe.
+void remove_partial_outputs() noexcept;
 
 /// `s` as a message may quote it: bytes that are not printable ASCII as \xNN, and at most `max`
 /// characters of it, with the length of what was cut.

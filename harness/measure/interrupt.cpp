@@ -1,6 +1,8 @@
 // The interrupt handlers (measure/interrupt.h).
 #include "harness/measure/interrupt.h"
 
+#include "harness/common/files.h"
+
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -17,8 +19,9 @@ std::atomic<pid_t> worker{0};
 void on_signal(int sig)
 {
     if (stop_signal != 0 && sig == SIGINT) { // the second: at once (the results file is whole: it is
-        const pid_t w = worker.load();       // only ever replaced by a rename)
-        if (w > 0) kill(w, SIGKILL);
+        const pid_t w = worker.load();       // only ever replaced by a rename; the journal beside it
+        if (w > 0) kill(w, SIGKILL);         // holds every result)
+        remove_partial_outputs();            // a rewrite in progress in another thread
         static const char msg[] = "\ninterrupted again: stopped at once\n";
         (void)!write(STDERR_FILENO, msg, sizeof msg - 1);
         _exit(128 + sig);

@@ -36,12 +36,16 @@ std::string ceiling_for(const ceilings& c, const std::string& name, int64_t work
     return best;
 }
 
+void runner::label(const config& c, result& r)
+{
+    r.plan_index = c.index;
+    r.message = shown(r.message, 4096); // a plugin's words: printable and bounded on the console and in JSON
+}
+
 void runner::finish(const config& c, result r, std::vector<result>& results, size_t& begin, const on_result& done)
 {
     if (c.group != group_) begin = results.size(), group_ = c.group;
     const family& fam = *c.plug->fam;
-    r.plan_index = c.index;
-    r.message = shown(r.message, 4096); // a plugin's words: printable and bounded on the console and in JSON
     if (amd_static_) amd_figures_.attach(c, r.kernels);
     const ceilings& known = ceilings_.at(size_t(r.device_index)); // of the result's own device
     if (r.st == status::verified && r.time_ms.median > 0)
@@ -69,7 +73,7 @@ void runner::finish(const config& c, result r, std::vector<result>& results, siz
         if (base) x.speedup_vs_baseline = base->time_ms.median / x.time_ms.median;
         if (lib) x.speedup_vs_library = lib->time_ms.median / x.time_ms.median;
     }
-    done(results.back(), results);
+    done(results, begin);
 }
 
 std::vector<result> runner::run(const std::vector<config>& configs, const run_settings& settings, const on_result& done,
@@ -81,7 +85,9 @@ std::vector<result> runner::run(const std::vector<config>& configs, const run_se
     if (devices_.size() == 1) {
         for (size_t i = 0; i < configs.size() && !interrupted(); ++i) {
             if (starting) starting(i, configs[i], 0);
-            finish(configs[i], devices_[0]->measure(configs[i], settings), results, begin, done);
+            result r = devices_[0]->measure(configs[i], settings);
+            label(configs[i], r);
+            finish(configs[i], std::move(r), results, begin, done);
         }
         return results;
     }
@@ -123,9 +129,11 @@ std::vector<result> runner::run(const std::vector<config>& configs, const run_se
                         }
                         result r = devices_[d]->measure(configs[i], settings);
                         r.device_index = int(d);
+                        label(configs[i], r);
                         std::lock_guard lock(m);
                         measured[i] = std::move(r);
                         emit_ready();
+                        if (measured[i] && waiting_) waiting_(*measured[i]); // behind a gap
                     }
                 }
             } catch (...) {

@@ -21,8 +21,13 @@ public:
     }
     runner(executor& e, ceilings c) : runner(std::vector<executor*>{&e}, std::vector<ceilings>{std::move(c)}) {}
 
-    /// Sees each result as soon as it exists, with all the results so far.
-    using on_result = std::function<void(const result&, const std::vector<result>&)>;
+    /// Sees each result (all.back()) as soon as it is handed on, with all the results so far; those
+    /// from `group_begin` on (its problem's) may have changed with it (their speedups), those before
+    /// no longer change.
+    using on_result = std::function<void(const std::vector<result>& all, size_t group_begin)>;
+    /// With several devices: sees a result that is measured but waits for the groups before it to
+    /// be handed on (its speedups not set yet); it is handed on later.
+    using on_waiting = std::function<void(const result&)>;
     /// Sees each configuration (configs[index]) as it starts, and the device (its index) it runs on.
     using on_start = std::function<void(size_t index, const config&, int device)>;
 
@@ -35,14 +40,18 @@ public:
 
     /// Attach each kernel's AMD static figures (from the plugin's amd build) to the results.
     void set_amd_static(bool on) { amd_static_ = on; }
+    void set_on_waiting(on_waiting w) { waiting_ = std::move(w); }
 
 private:
+    /// What a result gets as soon as it is measured: its place in the plan, its message bounded.
+    static void label(const config& c, result& r);
     /// Sets a new result against the ceiling and the group's baseline and library, and hands it on.
     void finish(const config& c, result r, std::vector<result>& results, size_t& group_begin, const on_result& done);
 
     std::vector<executor*> devices_;
     std::vector<ceilings> ceilings_; // per device
     bool amd_static_ = false;
+    on_waiting waiting_;
     amd_static_figures amd_figures_;
     size_t group_ = size_t(-1); // the group of the last result handed on
 };

@@ -122,13 +122,16 @@ nlohmann::json device_json(const wb_device_info& d)
             {"max_threads_per_block", d.max_threads_per_block}};
 }
 
+nlohmann::json result_row(const result& r)
+{
+    const family* f = find_family(r.family);
+    return result_json(r, f ? f->metric.unit : "", f ? f->metric.name : "");
+}
+
 nlohmann::json results_document(const run_context& ctx, const std::vector<result>& results, bool complete)
 {
     nlohmann::json rows = nlohmann::json::array();
-    for (const auto& r : results) {
-        const family* f = find_family(r.family);
-        rows.push_back(result_json(r, f ? f->metric.unit : "", f ? f->metric.name : ""));
-    }
+    for (const auto& r : results) rows.push_back(result_row(r));
     nlohmann::json devices = nlohmann::json::array();
     for (size_t k = 0; k < ctx.devices.size(); ++k) {
         nlohmann::json d = device_json(ctx.devices[k].info);

@@ -50,6 +50,9 @@ struct run_context {
 
 nlohmann::json results_document(const run_context& ctx, const std::vector<result>& results, bool complete);
 
+/// One result as the document's `results` array holds it.
+nlohmann::json result_row(const result& r);
+
 /// What joining the shards of a run found (commands/merge_command.cpp).
 struct merged_run {
     std::string command, started;

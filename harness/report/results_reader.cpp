@@ -3,6 +3,7 @@
 
 #include "harness/common/files.h"
 #include "harness/common/json.h"
+#include "harness/report/results_journal.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -34,7 +35,9 @@ run_input read_results_file(const std::string& path)
     const std::string name = "results file " + shown(path, 200);
     json doc;
     try {
-        doc = parse_json(read_input(path, "results file", results_file_limit));
+        const std::string text = read_input(path, "results file", results_file_limit);
+        // A run's journal (a killed run's results) reads as the run, incomplete.
+        doc = is_journal(text) ? journal_document(text, name) : parse_json(text);
     } catch (const json::exception& e) {
         throw std::invalid_argument(name + " is not JSON: " + json_error_text(e));
     } catch (const json_too_deep& e) {

@@ -30,7 +30,7 @@ struct run_input {
 run_input results_input(nlohmann::json doc, const std::string& label, std::optional<int64_t> id);
 
 /// Results file `path` ("-": standard input) parsed and checked as results_input does; errors name
-/// the file.
+/// the file. A run's journal (report/results_journal.h) is read as the run it holds.
 run_input read_results_file(const std::string& path);
 
 /// Checked access to one input's document; every error names the input (`who`) and where in it.

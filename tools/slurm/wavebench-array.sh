@@ -46,12 +46,19 @@ if [ "$merge" = 1 ]; then
     # Whatever the array tasks left: a shard that failed to start or was killed left no file,
     # which `wavebench merge` names (exit 2); a shard that ran with failures or was stopped by
     # its time limit left its results, which merge as failures or as an incomplete run (exit 1).
+    # A shard killed outright (SIGKILL after Slurm's KillWait) left its journal, which wavebench
+    # reads as the shard's results, incomplete; one whose batch script was killed with it left its
+    # files under their running names.
     files=()
     missing=
     for ((i = 1; i <= shards; i++)); do
         f="$out/shard-$i-of-$shards.json"
-        if [ -f "$f" ]; then
-            files+=("$f")
+        running="$out/.shard-$i-of-$shards.json.running"
+        for candidate in "$f" "$f.journal" "$running.journal" "$running"; do
+            [ -f "$candidate" ] && break
+        done
+        if [ -f "$candidate" ]; then
+            files+=("$candidate")
         else
             missing="$missing $i"
             echo "shard $i of $shards left no results: see $out/logs/shard-$i-of-$shards.out" >&2
@@ -78,7 +85,7 @@ final="$out/shard-$index-of-$shards.json"
 # Written under a name the merge does not pick up, renamed once wavebench has finished: the merge
 # sees whole runs only (wavebench rewrites its results file as it goes).
 running="$out/.shard-$index-of-$shards.json.running"
-rm -f -- "$final" "$running"
+rm -f -- "$final" "$final.journal" "$running" "$running.journal"
 
 # Slurm's time limit (or scancel) sends SIGTERM to every process of the job; submit.sh also asks
 # for one to this script a while before the limit (--signal=B:TERM@...). wavebench stops after
@@ -98,7 +105,11 @@ while kill -0 "$child" 2>/dev/null; do # the wait was cut short by the signal
     wait "$child" || status=$?
 done
 echo "wavebench run exited $status"
-if [ -f "$running" ]; then
+if [ -f "$running.journal" ]; then # killed outright: its journal holds every result it measured
+    mv -f -- "$running.journal" "$final.journal"
+    rm -f -- "$running"
+    echo "results (a journal: wavebench was killed): $final.journal"
+elif [ -f "$running" ]; then
     mv -f -- "$running" "$final"
     echo "results: $final"
 fi
