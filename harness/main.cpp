@@ -43,6 +43,22 @@ std::string unknown_command(CLI::App& app, int argc, char** argv)
            "; wavebench --help says more)";
 }
 
+/// Why the command line is refused: an argument other than --db's value holds a password (a URL's
+/// USER:PASSWORD@, a password=VALUE), which wavebench would print or write as a file name. "" where
+/// none does.
+std::string stray_password(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if ((i > 1 && std::string_view(argv[i - 1]) == "--db") || a.rfind("--db=", 0) == 0) continue;
+        if (redact_argument(a) != a)
+            return "argument " + std::to_string(i) + " ('" + shorten(redact_argument(a)) +
+                   "') holds a password, and only --db takes a database URL: give the password in PGPASSWORD or "
+                   "~/.pgpass, never on the command line";
+    }
+    return "";
+}
+
 /// Runs the command that was parsed; what it throws becomes the exit status.
 int run_parsed(const command_list& commands)
 {
@@ -91,6 +107,10 @@ int main(int argc, char** argv)
     add_merge_command(app, commands);
     add_worker_command(app, commands);
 
+    if (const std::string what = stray_password(argc, argv); !what.empty()) {
+        std::cerr << "error: " << what << "\n";
+        return exit_bad_input;
+    }
     if (const std::string what = unknown_command(app, argc, argv); !what.empty()) {
         std::cerr << "error: " << what << "\n";
         return exit_bad_input;

@@ -139,7 +139,7 @@ class Compare(unittest.TestCase):
             self.assertGreater(c["p_value"], 0.01)
             self.assertAlmostEqual(c["change"], 0.12, places=6)
 
-    def test_too_few_samples_are_noisy_not_a_verdict(self):
+    def test_too_few_samples_of_a_slowdown_are_untested_and_fail(self):
         def few(doc, k):
             for r in doc["results"]:
                 r["samples_ms"] = [r["time_ms"] * k * x for x in (0.99, 1.0, 1.01)]
@@ -147,9 +147,33 @@ class Compare(unittest.TestCase):
         a = self.doctored("few-a.json", lambda d: few(d, 1))
         b = self.doctored("few-b.json", lambda d: few(d, 2))
         r, doc = compare(a, b)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertEqual(set(verdicts(doc).values()), {"untested"})
+        self.assertIn("too few", doc["configurations"][0]["reason"])
+        self.assertIn("untested", doc["regressions"])
+        # Faster with as few samples is only noisy: no slowdown goes untested.
+        r, doc = compare(b, a)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertEqual(set(verdicts(doc).values()), {"noisy"})
-        self.assertIn("too few", doc["configurations"][0]["reason"])
+        # A verified NEW without samples cannot pass either.
+        bare = self.doctored("bare.json", lambda d: [r.update(samples_ms=[]) for r in d["results"]])
+        r, doc = compare(a, bare)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertEqual(set(verdicts(doc).values()), {"untested"})
+        self.assertEqual(compare(a, bare, "--fail-on", "slower")[0].returncode, 0)
+
+    def test_skipped_in_new_what_base_verified_fails(self):
+        def skip(doc):
+            for r in doc["results"]:
+                r.update(status="skipped", verified=False)
+
+        skipped = self.doctored("skipped.json", skip)
+        r, doc = compare(BASE, skipped)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertEqual(set(verdicts(doc).values()), {"failed"})
+        self.assertIn("skipped in NEW", doc["configurations"][0]["reason"])
+        # Skipped in BASE is no regression.
+        self.assertEqual(set(verdicts(compare(skipped, BASE)[1]).values()), {"skipped"})
 
     def test_a_failure_fails(self):
         def fail(doc):

@@ -3,6 +3,7 @@
 read forever, nothing overwritten, no limit missing, every message bounded and naming what was
 expected; and no shell anywhere in the sources. Usage: hardening_test.py BUILD_DIR SOURCE_DIR"""
 import glob
+import json
 import os
 import re
 import stat
@@ -11,7 +12,7 @@ import tempfile
 import unittest
 
 import wbtest
-from wbtest import BUILD, SOURCE, WB, write
+from wbtest import BUILD, CACHE, SOURCE, WB, load, write
 QUICK = os.path.join(SOURCE, "suites", "quick.toml")
 TINY = """[suite]
 name = "tiny"
@@ -334,6 +335,30 @@ class Outputs(unittest.TestCase):
             self.assertIn("the ceilings were not cached", p.stderr)
             self.assertRegex(p.stderr, "Not a directory|File exists")
             self.assertNotIn("cached in", p.stdout + p.stderr)
+
+    def test_text_from_the_ceiling_cache_is_shown_escaped(self):
+        # The cache is a file anyone may edit: its names and texts reach the run's heading.
+        with tempfile.TemporaryDirectory() as d:
+            s = os.path.join(d, "tiny.toml")
+            write(s, TINY)
+            warm = wb("run", s, "--platform", "cpu", "--out", os.path.join(d, "warm.json"), "--no-history",
+                      timeout=900)  # fills the tests' cache where no test has yet
+            self.assertEqual(warm.returncode, 0, warm.stdout + warm.stderr)
+            cache = os.path.join(d, "cache")
+            os.makedirs(cache)
+            for f in glob.glob(os.path.join(CACHE, "ceilings-cpu*.json")):
+                doc = load(f)
+                for c in doc["ceilings"].values():
+                    for key in ("unit", "what", "measured"):
+                        c[key] = "\x1b]0;pwned\x07\x1b[31m" + c[key] + "\u202e"
+                with open(os.path.join(cache, os.path.basename(f)), "w") as out:
+                    json.dump(doc, out)
+            p = wb("run", s, "--platform", "cpu", "--out", os.path.join(d, "r.json"), "--no-history", cache=cache)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            self.assertIn("ceiling ", p.stdout)
+            for text in (p.stdout, p.stderr):
+                self.assertNotIn("\x1b", text)
+                self.assertNotIn("\u202e", text)
 
 
 class NoShell(unittest.TestCase):

@@ -87,7 +87,7 @@ def sha(path):
 
 class Passwords(unittest.TestCase):
     def test_a_password_with_spaces_and_quotes_is_redacted_whole(self):
-        secret = "Sp ace'q\"@/x%41-Z9"
+        secret = "Sp ace'q\"@x%41-Z9"  # a '/' is refused (test_urls_libpq_would_misread_are_refused...)
         url = "postgresql://wb:%s@127.0.0.1:1/wb" % secret  # no server on port 1: recorded nowhere
         p = run("pw.json", "--db", url)
         self.assertEqual(p.returncode, 0, p.stderr)
@@ -105,7 +105,7 @@ class Passwords(unittest.TestCase):
         self.assertEqual(q.returncode, 2, q.stderr)
         seen += [q.stdout, q.stderr]
         for text in seen:
-            for part in ("ace'q", "x%41-Z9", "@/xA"):
+            for part in ("ace'q", "x%41-Z9", "@xA"):
                 self.assertNotIn(part, text)
 
     def test_connection_strings_that_are_no_url_are_refused_and_make_nothing(self):
@@ -134,6 +134,29 @@ class Passwords(unittest.TestCase):
             self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
             for part in ("Secret-cmd9", "Sec ret", "ret'9"):
                 self.assertNotIn(part, p.stdout + p.stderr, args)
+
+    def test_a_password_outside_db_is_refused_and_makes_nothing(self):
+        # As an output, a plugin folder or a label it was printed and made into folders.
+        url = "postgresql://wb:Secret-out9@h:1/db"
+        for args in (["run", SUITE, "--platform", "cpu", "--no-ceilings", "--out", url + ".json"],
+                     ["run", SUITE, "--platform", "cpu", "--no-ceilings", "--plugins", url, "--out", "r.json"],
+                     ["report", url + ".json", "-o", "x.html"], ["report", "latest", "-o", url + ".html"],
+                     ["inspect", url], ["list", "--filter", "x", "--plugins", "dbname=x password=Secret-out9"]):
+            cwd = wbtest.tempdir()
+            p = ends(self, *args, cwd=cwd)
+            self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+            self.assertIn("holds a password", p.stderr)
+            self.assertNotIn("Secret-out9", p.stdout + p.stderr, args)
+            self.assertEqual(os.listdir(cwd), [], args)
+
+    def test_urls_libpq_would_misread_are_refused_and_make_nothing(self):
+        for value in ("postgresql://wb:Zq7/x@127.0.0.1:1/db", "postgresql:/wb:Zq7-mis9@h:1/db",
+                      "postgresql:wb:Zq7-mis9@h/db", "postgresql%3A%2F%2Fwb%3AZq7-mis9%40h%2Fdb"):
+            cwd = wbtest.tempdir()
+            p = ends(self, "history", "--db", value, cwd=cwd)
+            self.assertEqual(p.returncode, 2, value + ": " + p.stdout + p.stderr)
+            self.assertNotIn("Zq7", p.stdout + p.stderr, value)
+            self.assertEqual(os.listdir(cwd), [], value)
 
 
 class HostileHistory(unittest.TestCase):

@@ -41,7 +41,9 @@ def start(suite, out, *extra, env=None):
     """A run in the background; its table on stdout as JSON Lines, a result a line as each comes."""
     return subprocess.Popen([WB, "run", suite, "--platform", "cpu", "--no-ceilings", "--no-history", "--format",
                              "json", "--out", out, *extra], cwd=SOURCE, env=env or ENV, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            # SIGHUP as a terminal has it, even where the tests run under nohup
+                            preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL))
 
 
 def journal_lines(path):
@@ -95,16 +97,24 @@ class Journal(unittest.TestCase):
         self.assertLess(wchar, allowed, f"{wchar} bytes written for a {size}-byte results file in {seconds:.1f} s")
 
     def test_sigterm_midway_leaves_every_result_in_the_file(self):
-        suite, out = tiny_suite("term", 400, min_time_s=0.02), os.path.join(TMP, "term.json")
+        self.stopped_midway(signal.SIGTERM)
+
+    def test_sighup_midway_stops_as_sigterm_does(self):
+        # A closed terminal or a dropped ssh session: killed it outright before.
+        self.stopped_midway(signal.SIGHUP)
+
+    def stopped_midway(self, sig):
+        name = signal.Signals(sig).name
+        suite, out = tiny_suite(name, 400, min_time_s=0.02), os.path.join(TMP, name + ".json")
         p = start(suite, out)
         wait_for_journal(out + ".journal", 1 + 37, p)  # 37 results: the file was last written at 32
-        p.send_signal(signal.SIGTERM)
+        p.send_signal(sig)
         stdout, stderr = p.communicate(timeout=300)
-        self.assertEqual(p.returncode, 143, stderr)
+        self.assertEqual(p.returncode, 128 + sig, stderr)
         shown = [json.loads(l) for l in stdout.splitlines()]
         doc = load(out)
         self.assertFalse(doc["complete"])
-        self.assertEqual(doc["stopped_by"], "SIGTERM")
+        self.assertEqual(doc["stopped_by"], name)
         self.assertGreaterEqual(len(doc["results"]), 37)
         self.assertLess(len(doc["results"]), 400)
         self.assertEqual(len(doc["results"]), len(shown), "every result measured is in the file")

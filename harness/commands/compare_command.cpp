@@ -63,16 +63,17 @@ void add_compare_command(CLI::App& app, command_list& commands)
     cmd->add_option("new", o->now, "NEW: as BASE")->required()->check(a_path);
     add_compare_options(cmd, o->compare);
     cmd->add_option("--fail-on", o->fail_on,
-                    "what makes the exit status 1: slower, failed (verified in BASE, not in NEW), resources (more "
+                    "what makes the exit status 1: slower, failed (verified in BASE, not in NEW: failed, crashed, "
+                    "skipped...), untested (slower by the threshold or more, too few samples to test), resources (more "
                     "registers, LDS, scratch or spills, less occupancy), missing (in BASE, not in NEW), incomplete "
-                    "(NEW stopped early), unmatched (no configuration in both), any (all six, the default), none; "
+                    "(NEW stopped early), unmatched (no configuration in both), any (all seven, the default), none; "
                     "repeatable or comma-separated")
         ->delimiter(',')
         ->check([](const std::string& s) -> std::string {
-            return fail_on_names.count(s)
-                       ? ""
-                       : "'" + shorten(s) +
-                             "' is not one of slower, failed, resources, missing, incomplete, unmatched, any, none";
+            return fail_on_names.count(s) ? ""
+                                          : "'" + shorten(s) +
+                                                "' is not one of slower, failed, untested, resources, missing, "
+                                                "incomplete, unmatched, any, none";
         });
     cmd->add_option("--format", o->format, "table, markdown (a pull-request comment) or json")
         ->capture_default_str()

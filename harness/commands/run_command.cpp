@@ -148,8 +148,9 @@ void print_heading(std::ostream& os, const run_context& ctx, size_t configs, con
            << ctx.plan_configs << " configurations (wavebench merge joins the shards)\n";
     for (const auto& [k, v] : ctx.machine_ceilings)
         if (used_ceilings.count(k))
-            os << "ceiling " << k << " " << std::fixed << std::setprecision(2) << v.value << std::defaultfloat << " "
-               << v.unit << " (" << v.what << ", " << v.measured << ")\n";
+            os << "ceiling " << shown(k, 80) << " " << std::fixed << std::setprecision(2) << v.value
+               << std::defaultfloat << " " << shown(v.unit, 40) << " (" << shown(v.what, 200) << ", "
+               << shown(v.measured, 80) << ")\n"; // the cache is a file anyone may have edited
     os << "\n";
 }
 

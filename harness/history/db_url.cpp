@@ -258,10 +258,36 @@ bool is_postgres_url(std::string_view s)
     return false;
 }
 
+namespace {
+
+/// Why a postgresql:// URL is refused: an '@' after the first '/', '?' or '#' of its authority (a
+/// user or password holding one unencoded: libpq ends the host there and reads the password's
+/// pieces as host and port, and echoes them in its errors). "" where it is read as written.
+std::string refused_url(std::string_view url, const std::string& what)
+{
+    const size_t authority = url.find("://") + 3;
+    const size_t end = url.find_first_of("/?#", authority);
+    if (end == std::string_view::npos || url.find('@', end) == std::string_view::npos) return "";
+    return what + " is a PostgreSQL URL whose user or password holds '/', '?' or '#', where libpq ends the host: "
+                  "percent-encode them (%2F, %3F, %23), or put the password in PGPASSWORD or ~/.pgpass";
+}
+
+/// Whether `t` is a PostgreSQL URL mistyped: postgres[ql]: without //, or a percent-encoded ://.
+bool mistyped_url(std::string_view t)
+{
+    const std::string l = lowercase(t.substr(0, std::min<size_t>(t.size(), 4096)));
+    for (const std::string_view scheme : {"postgresql", "postgres"})
+        if (l.rfind(scheme, 0) == 0 && l.size() > scheme.size() && (l[scheme.size()] == ':' || l[scheme.size()] == '%'))
+            return true;
+    return l.find("%3a%2f%2f") != std::string::npos;
+}
+
+} // namespace
+
 std::string refused_history(std::string_view db, std::string_view source)
 {
-    if (is_postgres_url(db)) return "";
     const std::string what(source);
+    if (is_postgres_url(db)) return refused_url(db, what);
     size_t b = 0;
     while (b < db.size() && is_space(db[b])) ++b;
     const std::string_view t = db.substr(b);
@@ -278,6 +304,9 @@ std::string refused_history(std::string_view db, std::string_view source)
                "://, which wavebench does not read: give it an SQLite file (./NAME for a file whose name has "
                "'://') or postgresql://USER@HOST[:PORT]/DB";
     }
+    if (mistyped_url(t))
+        return what + " looks like a PostgreSQL URL but is none: write postgresql://USER@HOST[:PORT]/DB (or "
+                      "./NAME for an SQLite file of such a name)";
     if (has_libpq_keyword(db))
         return what + " is a libpq connection string (KEY=VALUE), which wavebench does not read: write it as "
                       "postgresql://USER@HOST[:PORT]/DB?KEY=VALUE (the password in PGPASSWORD or ~/.pgpass, not on "

@@ -43,6 +43,10 @@ void install_interrupt_handlers()
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, nullptr);
     sigaction(SIGTERM, &sa, nullptr);
+    // A closed terminal or a dropped ssh session (SIGHUP) stops as SIGTERM does; under nohup it
+    // stays ignored.
+    struct sigaction hup {};
+    if (sigaction(SIGHUP, nullptr, &hup) == 0 && hup.sa_handler != SIG_IGN) sigaction(SIGHUP, &sa, nullptr);
     std::signal(SIGPIPE, SIG_IGN); // a worker that died is seen by its exit status, not by a write
 }
 

@@ -1,4 +1,4 @@
-// SIGINT and SIGTERM during a run: the first stops the run after the current configuration (the
+// SIGINT, SIGTERM and SIGHUP during a run: the first stops the run after the current configuration (the
 // results so far are written, marked incomplete); a second SIGINT stops at once. Workers ignore
 // both: their supervisor decides.
 #pragma once

@@ -103,9 +103,9 @@ void time_verdict(json& e, const std::vector<double>& x, const std::vector<doubl
     const double mb = median_of(x), mn = median_of(y);
     e["base"]["median_ms"] = mb;
     e["new"]["median_ms"] = mn;
-    if (x.empty() || y.empty() || mb <= 0) {
-        e["verdict"] = "noisy";
-        e["reason"] = x.empty() || y.empty() ? "no samples to compare" : "a median of 0 ms";
+    if (x.empty() || y.empty() || mb <= 0) { // a verified result the gate cannot judge: never a pass
+        e["verdict"] = "untested";
+        e["reason"] = x.empty() || y.empty() ? "no samples to compare" : "a median of 0 ms in BASE";
         return;
     }
     const double change = mn / mb - 1;
@@ -123,7 +123,8 @@ void time_verdict(json& e, const std::vector<double>& x, const std::vector<doubl
         e["reason"] =
             "the medians differ by " + percent_text(change) + ", less than " + percent_text(o.threshold, false);
     } else if (smallest_p(x.size(), y.size()) >= o.alpha) {
-        e["verdict"] = "noisy";
+        // Slower by the threshold or more, and no test of these samples could say so: untested.
+        e["verdict"] = change > 0 ? "untested" : "noisy";
         e["reason"] = percent_text(change) + ", but " + std::to_string(x.size()) + " and " + std::to_string(y.size()) +
                       " samples are too few for the test to reach p < " + p_text(o.alpha);
     } else {
@@ -144,12 +145,12 @@ void pair_verdict(json& e, const json& b, const json& n, const results_reader& r
     };
     if (vb && vn) {
         time_verdict(e, samples(b, rb), samples(n, rn), o);
+    } else if (vb) { // skipped in NEW too: what BASE verified is not verified any more
+        e["verdict"] = "failed";
+        e["reason"] = "verified in BASE, " + shown(status_text(n), 40) + " in NEW" + error_of(n);
     } else if (sb == status::skipped || sn == status::skipped) {
         e["verdict"] = "skipped";
         e["reason"] = std::string("skipped in ") + (sb == status::skipped ? "BASE" : "NEW");
-    } else if (vb) {
-        e["verdict"] = "failed";
-        e["reason"] = "verified in BASE, " + shown(status_text(n), 40) + " in NEW" + error_of(n);
     } else if (vn) {
         e["verdict"] = "fixed";
         e["reason"] = shown(status_text(b), 40) + " in BASE, verified in NEW";
@@ -342,7 +343,7 @@ json regressions_of(const std::set<std::string>& fail_on, const json& counts, si
     };
     fails("incomplete", !complete);
     fails("unmatched", matched == 0);
-    for (const char* what : {"slower", "failed", "missing"}) fails(what, counts[what].get<int>() > 0);
+    for (const char* what : {"slower", "failed", "untested", "missing"}) fails(what, counts[what].get<int>() > 0);
     fails("resources", worse_resources > 0);
     return regressions;
 }
@@ -358,8 +359,8 @@ json compare_runs(const run_input& base, const run_input& now, const compare_opt
     // What counts, and whether it fails the comparison.
     json counts = json::object();
     size_t worse_resources = 0, matched = 0;
-    for (const auto& v :
-         {"faster", "slower", "same", "noisy", "failed", "fixed", "not verified", "skipped", "new", "missing"})
+    for (const auto& v : {"faster", "slower", "same", "noisy", "untested", "failed", "fixed", "not verified", "skipped",
+                          "new", "missing"})
         counts[v] = 0;
     for (const auto& e : rows) {
         counts[e["verdict"].get<std::string>()] = counts[e["verdict"].get<std::string>()].get<int>() + 1;
@@ -368,7 +369,8 @@ json compare_runs(const run_input& base, const run_input& now, const compare_opt
         matched += e["base"].is_object() && e["new"].is_object();
     }
     std::set<std::string> fail_on = o.fail_on;
-    if (fail_on.count("any")) fail_on = {"slower", "failed", "resources", "missing", "incomplete", "unmatched"};
+    if (fail_on.count("any"))
+        fail_on = {"slower", "failed", "untested", "resources", "missing", "incomplete", "unmatched"};
     fail_on.erase("none");
     const json regressions = regressions_of(fail_on, counts, worse_resources, complete_of(now.doc, rn), matched);
     return {{"base", side_json(base, base.doc, rb)},

@@ -77,14 +77,15 @@ worker_process::worker_process(const platform_options& po)
     posix_spawn_file_actions_adddup2(&fa, out[1], 2);
     posix_spawn_file_actions_adddup2(&fa, ans[1], answer_fd);
     posix_spawn_file_actions_adddup2(&fa, mem, progress_fd);
-    // SIGINT and SIGTERM blocked in the worker: a Ctrl-C reaches the whole process group, and the
-    // harness decides what stops (measure/interrupt.h).
+    // SIGINT, SIGTERM and SIGHUP blocked in the worker: a Ctrl-C or a closed terminal reaches the
+    // whole process group, and the harness decides what stops (measure/interrupt.h).
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
     sigset_t blocked;
     sigemptyset(&blocked);
     sigaddset(&blocked, SIGINT);
     sigaddset(&blocked, SIGTERM);
+    sigaddset(&blocked, SIGHUP);
     posix_spawnattr_setsigmask(&attr, &blocked);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
 
