@@ -280,6 +280,16 @@ class HostileHistory(unittest.TestCase):
             self.assertIn("nested deeper than 256", p.stderr, args)
             self.assertIn("run %d of the history" % deep, p.stderr)
 
+    def test_a_document_that_is_no_json_is_named_without_the_library_s_text(self):
+        db = copy("nojson")
+        bad = add_run(db, '{"results": [1, 2,, 3]}')
+        for args in (["compare", "1", str(bad)], ["report", str(bad), "-o", os.path.join(TMP, "nojson.html")]):
+            p = ends(self, *args, db=db)
+            self.assertEqual(p.returncode, 2, "%s: %d %s" % (args, p.returncode, p.stderr))
+            self.assertIn("run %d of the history" % bad, p.stderr)
+            self.assertIn("not JSON (at its byte", p.stderr)
+            self.assertNotIn("json.exception", p.stderr)
+
     def test_trend_documents_are_checked(self):
         db = copy("trend")
         doc = wbtest.load(os.path.join(TMP, "r1.json"))

@@ -167,8 +167,9 @@ nlohmann::json run_document(int64_t id, const std::string& text, const std::stri
         throw std::invalid_argument(run + ": its results document is refused: " + e.what() +
                                     "; wavebench writes none so deep (a damaged or hostile history: give --db "
                                     "another one)");
-    } catch (const nlohmann::json::exception& e) {
-        throw std::invalid_argument(run + " is damaged: its results document is not JSON (" + e.what() + ")");
+    } catch (const nlohmann::json::parse_error& e) { // where, not the library's text
+        throw std::invalid_argument(run + " is damaged: its results document is not JSON (at its byte " +
+                                    std::to_string(e.byte) + ")");
     }
 }
 
