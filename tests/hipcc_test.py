@@ -13,6 +13,10 @@ import unittest
 import wbtest
 
 HIPCC = os.path.abspath(wbtest.ARGS[0])
+# In the asan preset's build the runtime is sanitized: programs linked with it are built so too.
+SANITIZE = ["-fsanitize=address,undefined"] if wbtest.sanitized() else []
+# The test programs leave their device memory to the exit, as HIP programs do.
+RUN_ENV = dict(os.environ, ASAN_OPTIONS="detect_leaks=0") if SANITIZE else None
 SOURCE = "#include <hip/hip_runtime.h>\n#include \"h.h\"\n__global__ void k(int* p) { p[threadIdx.x] = V; }\n"
 MAIN = ("#include <cstdio>\nint main() {\n    int* d;\n    hipMalloc(&d, 64 * sizeof(int));\n    k<<<1, 64>>>(d);\n"
         "    int h[64];\n    hipMemcpy(h, d, sizeof h, hipMemcpyDeviceToHost);\n"
@@ -20,7 +24,7 @@ MAIN = ("#include <cstdio>\nint main() {\n    int* d;\n    hipMalloc(&d, 64 * si
 
 
 def hipcc(*args, cwd, timeout=300):
-    return subprocess.run([HIPCC, *args], capture_output=True, text=True, cwd=cwd, timeout=timeout)
+    return subprocess.run([HIPCC, *SANITIZE, *args], capture_output=True, text=True, cwd=cwd, timeout=timeout)
 
 
 class Hipcc(unittest.TestCase):
@@ -82,8 +86,9 @@ class Hipcc(unittest.TestCase):
         source = self.write("src dir/x.hip", SOURCE + MAIN)
         header = self.write("src dir/h.h", "#define V 7\n")
         # x.o's only prerequisites are those x.d names: the second make reads them.
-        self.write("Makefile", "prog: x.o\n\t'%s' x.o -o prog\nx.o:\n\t'%s' -MMD -MP -c 'src dir/x.hip' -o x.o\n"
-                               "-include x.d\n" % (HIPCC, HIPCC))
+        cc = "'%s' %s" % (HIPCC, " ".join(SANITIZE))
+        self.write("Makefile", "prog: x.o\n\t%s x.o -o prog\nx.o:\n\t%s -MMD -MP -c 'src dir/x.hip' -o x.o\n"
+                               "-include x.d\n" % (cc, cc))
 
         def make():
             p = subprocess.run(["make"], capture_output=True, text=True, cwd=self.dir, timeout=300)
@@ -91,7 +96,8 @@ class Hipcc(unittest.TestCase):
             return p.stdout
 
         def run():
-            return subprocess.run([os.path.join(self.dir, "prog")], capture_output=True, text=True).stdout
+            return subprocess.run([os.path.join(self.dir, "prog")], capture_output=True, text=True,
+                                  env=RUN_ENV).stdout
 
         self.assertIn("-MMD", make())
         with open(os.path.join(self.dir, "x.d")) as f:
@@ -156,7 +162,7 @@ class Hipcc(unittest.TestCase):
                               "    std::printf(\"%d %d\\n\", h[0], h[63]);\n}\n")
         p = hipcc("-Wall", "-Werror", "odd.hip", "-o", "odd", cwd=self.dir)
         self.assertEqual(p.returncode, 0, p.stderr)
-        p = subprocess.run([os.path.join(self.dir, "odd")], capture_output=True, text=True, timeout=60)
+        p = subprocess.run([os.path.join(self.dir, "odd")], capture_output=True, text=True, timeout=60, env=RUN_ENV)
         self.assertEqual((p.returncode, p.stdout), (0, "11141 11141\n"))
 
 

@@ -42,12 +42,6 @@ def clean_env(tmp):
                               unset=("WAVEBENCH_PLUGIN_PATH", "CMAKE_PREFIX_PATH", "wavebench_DIR", "wavebench_ROOT"))
 
 
-def sanitized():
-    """Whether BUILD is a sanitizer build (-fsanitize in CMAKE_CXX_FLAGS: the asan preset)."""
-    with open(os.path.join(BUILD, "CMakeCache.txt")) as fh:
-        return any(line.startswith("CMAKE_CXX_FLAGS:") and "-fsanitize=" in line for line in fh)
-
-
 def example_variants(src):
     """{(family, variant)} from the <family>/<variant>.hip files of the example in `src`."""
     return {(os.path.basename(os.path.dirname(f)), os.path.splitext(os.path.basename(f))[0])
@@ -101,7 +95,7 @@ class Sdk(unittest.TestCase):
         samples = os.path.join(tmp, "samples-" + name)
         shutil.copytree(os.path.join(SOURCE, "tests", "hip_samples"), samples)
         exe = os.path.join(samples, "templates")
-        flags = ["-fsanitize=address,undefined"] if sanitized() else []
+        flags = ["-fsanitize=address,undefined"] if wbtest.sanitized() else []
         run([os.path.join(prefix, "bin", "wavebench-hipcc"), *flags, "-O1", os.path.join(samples, "templates.hip"),
              "-o", exe], env=env)
         self.assertIn("templates: PASSED", run([exe], env=env).stdout)
@@ -124,7 +118,7 @@ class Sdk(unittest.TestCase):
             # records each source's absolute path in ASan's and UBSan's report data, whatever
             # -ffile-prefix-map says; their RUNPATHs and the move below still show relocatability.
             needles = [s.encode() for s in (SOURCE, BUILD, prefix)]
-            elf_needles = [prefix.encode()] if sanitized() else needles
+            elf_needles = [prefix.encode()] if wbtest.sanitized() else needles
             readelf = shutil.which("readelf")
             for root, _, files in os.walk(prefix):
                 for name in files:

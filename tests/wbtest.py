@@ -74,3 +74,10 @@ def write(path, text):
 def main():
     """Runs the script's unittest cases, verbosely, on none of the folders given on the command line."""
     unittest.main(argv=sys.argv[:1], verbosity=2)
+
+
+def sanitized():
+    """Whether BUILD is a sanitizer build (-fsanitize in CMAKE_CXX_FLAGS: the asan preset): programs
+    built against its libraries need the same -fsanitize (the sanitizer's runtime must come first)."""
+    with open(os.path.join(BUILD, "CMakeCache.txt")) as fh:
+        return any(line.startswith("CMAKE_CXX_FLAGS:") and "-fsanitize=" in line for line in fh)
