@@ -1,9 +1,11 @@
 // `wavebench list`: the plugins of a platform with their tunables, and every plugin file that
 // could not be used with the reason; as a table or JSON.
+#include "harness/amd/amd_build.h"
 #include "harness/commands/commands.h"
 #include "harness/report/results_json.h"
 #include "harness/worker/worker.h"
 
+#include <algorithm>
 #include <array>
 #include <iostream>
 
@@ -27,6 +29,34 @@ nlohmann::json plugin_json(const plugin& pl, platform_kind platform)
             {"baseline", pl.fam->baseline == pl.variant},
             {"kernels", kernels},
             {"tunables", tunables}};
+}
+
+/// An AMD plugin's targets: those built and those the build left out, with the compiler's reason.
+nlohmann::json amd_targets_json(const amd_build_info& b)
+{
+    nlohmann::json left = nlohmann::json::array();
+    for (const auto& l : b.left_out) left.push_back({{"target", l.target}, {"reason", l.reason}});
+    return {{"built", b.targets},
+            {"left_out", left},
+            {"problem", b.problem.empty() ? nlohmann::json() : nlohmann::json(b.problem)}};
+}
+
+/// The AMD targets the plugins were built for, and each target a plugin was built without.
+void print_amd_targets(const std::vector<std::pair<const plugin*, amd_build_info>>& builds)
+{
+    std::vector<std::string> all;
+    for (const auto& [pl, b] : builds)
+        for (const auto& t : b.targets)
+            if (std::find(all.begin(), all.end(), t) == all.end()) all.push_back(t);
+    std::sort(all.begin(), all.end());
+    std::cout << "\nAMD targets built:";
+    for (const auto& t : all) std::cout << " " << t;
+    std::cout << (all.empty() ? " none" : "") << "\n";
+    for (const auto& [pl, b] : builds) {
+        if (!b.problem.empty()) std::cout << "  " << pl->name() << ": code objects not read: " << b.problem << "\n";
+        for (const auto& l : b.left_out)
+            std::cout << "  " << pl->name() << " left out for " << l.target << ": " << l.reason << "\n";
+    }
 }
 
 /// Variant, tunables with their defaults, summary; then the files not loaded.
@@ -84,7 +114,10 @@ int list_command(const platform_options& o, bool json)
     load_catalog(po, files, reg);
     if (json) {
         nlohmann::json plugins = nlohmann::json::array();
-        for (const auto& pl : reg.plugins()) plugins.push_back(plugin_json(pl, kind));
+        for (const auto& pl : reg.plugins()) {
+            plugins.push_back(plugin_json(pl, kind));
+            if (kind == platform_kind::amd) plugins.back()["amd_targets"] = amd_targets_json(amd_build_of(pl.path));
+        }
         nlohmann::json doc{
             {"platform", to_string(kind)},
             {"device", p ? device_json(p->device()) : nlohmann::json()},
@@ -97,6 +130,11 @@ int list_command(const platform_options& o, bool json)
     const std::string no_device = std::string(to_string(kind)) + ": no device (" + device_problem + ")";
     std::cout << "platform " << (p ? device_line(*p) : no_device) << "\n\n";
     print_table(reg);
+    if (kind == platform_kind::amd && !reg.plugins().empty()) {
+        std::vector<std::pair<const plugin*, amd_build_info>> builds;
+        for (const auto& pl : reg.plugins()) builds.emplace_back(&pl, amd_build_of(pl.path));
+        print_amd_targets(builds);
+    }
     return exit_ok;
 }
 

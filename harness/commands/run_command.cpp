@@ -1,5 +1,6 @@
 // `wavebench run`: a suite planned on the platform (or only listed, with --dry-run), measured
 // configuration by configuration into the console table and the results JSON, then summed up.
+#include "harness/amd/amd_build.h"
 #include "harness/ceilings/probe.h"
 #include "harness/commands/commands.h"
 #include "harness/common/files.h"
@@ -217,17 +218,6 @@ std::vector<ceilings> ceilings_per_device(const run_options& o, const std::share
     return per_device;
 }
 
-/// How the configurations run, for the results JSON: one executor's description, or the first's
-/// with every device's.
-nlohmann::json describe(const std::vector<std::unique_ptr<executor>>& execs)
-{
-    if (execs.size() == 1) return execs[0]->describe();
-    nlohmann::json d = execs[0]->describe();
-    d["per_device"] = nlohmann::json::array();
-    for (auto& e : execs) d["per_device"].push_back(e->describe());
-    return d;
-}
-
 /// What the results JSON says of the run besides its results.
 run_context context_of(const run_options& o, const suite& s, const platform& p, const std::vector<run_device>& devices,
                        const plugin_registry& reg, const std::vector<config>& plan)
@@ -312,7 +302,8 @@ int run_command(const run_options& o)
     execs.push_back(first_executor(o, p, devices[0].ordinal, files, reg));
     warn_rejections(reg);
 
-    const std::vector<config> plan = plan_suite(s, reg, o.filter, o.max_configs);
+    std::vector<config> plan = plan_suite(s, reg, o.filter, o.max_configs);
+    if (p->kind() == platform_kind::amd) skip_unbuilt_targets(plan, p->device().arch); // no code object for this GPU
     const std::vector<config> configs = shard_of(plan, o.shard);
     if (o.dry_run) return print_plan(configs, o.suite_file, *p);
     for (size_t k = 1; k < devices.size(); ++k) { // a worker for each further device

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <memory>
+#include <vector>
 
 namespace wb {
 
@@ -36,5 +37,16 @@ private:
     std::unique_ptr<group_inputs> inputs_;
     size_t group_ = size_t(-1);
 };
+
+/// How the configurations run, for the results JSON: one executor's description, or the first's
+/// with every device's.
+inline nlohmann::json describe(const std::vector<std::unique_ptr<executor>>& execs)
+{
+    if (execs.size() == 1) return execs[0]->describe();
+    nlohmann::json d = execs[0]->describe();
+    d["per_device"] = nlohmann::json::array();
+    for (auto& e : execs) d["per_device"].push_back(e->describe());
+    return d;
+}
 
 } // namespace wb
