@@ -47,7 +47,8 @@ std::map<std::string, char> features_of(std::string_view id)
     for (size_t at = id.find(':'); at != std::string_view::npos;) {
         const size_t next = id.find(':', at + 1);
         const std::string_view f = id.substr(at + 1, next == std::string_view::npos ? id.npos : next - at - 1);
-        if (f.size() > 1 && (f.back() == '+' || f.back() == '-')) out[std::string(f.substr(0, f.size() - 1))] = f.back();
+        if (f.size() > 1 && (f.back() == '+' || f.back() == '-'))
+            out[std::string(f.substr(0, f.size() - 1))] = f.back();
         at = next;
     }
     return out;
@@ -77,7 +78,8 @@ amd_build_info amd_build_of(const fs::path& plugin_file)
     try {
         b.left_out = read_left_out(plugin_file);
         for (const auto& k : read_amd_file(plugin_file).kernels)
-            if (std::find(b.targets.begin(), b.targets.end(), k.target) == b.targets.end()) b.targets.push_back(k.target);
+            if (std::find(b.targets.begin(), b.targets.end(), k.target) == b.targets.end())
+                b.targets.push_back(k.target);
         std::sort(b.targets.begin(), b.targets.end());
     } catch (const std::exception& e) {
         b.problem = shorten(e.what(), 400);
@@ -107,7 +109,8 @@ std::string amd_unbuilt_reason(const amd_build_info& b, std::string_view device)
     for (const auto& t : b.targets) built += (built.empty() ? "" : ", ") + shown(t, 64);
     std::string why = "no code object for this GPU (" + dev + "); built for " + (built.empty() ? "no target" : built);
     for (const auto& l : b.left_out)
-        if (processor_of(l.target) == processor_of(device) || generic_covers(processor_of(l.target), processor_of(device)))
+        if (processor_of(l.target) == processor_of(device) ||
+            generic_covers(processor_of(l.target), processor_of(device)))
             return why + "; the build left " + dev + " out: " + l.reason;
     return why + "; add it: configure with -DWAVEBENCH_AMD_TARGETS=\"<the list>;" + dev + "\" and build again";
 }

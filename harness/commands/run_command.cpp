@@ -303,7 +303,9 @@ int run_command(const run_options& o)
     warn_rejections(reg);
 
     std::vector<config> plan = plan_suite(s, reg, o.filter, o.max_configs);
-    if (p->kind() == platform_kind::amd) skip_unbuilt_targets(plan, p->device().arch); // no code object for this GPU
+    if (size_t n = p->kind() == platform_kind::amd ? skip_unbuilt_targets(plan, p->device().arch) : 0)
+        std::cerr << "warning: " << n << " configurations skipped: their plugins have no code object for this GPU ("
+                  << shown(p->device().arch, 64) << "); docs/amd.md says how to add its target\n";
     const std::vector<config> configs = shard_of(plan, o.shard);
     if (o.dry_run) return print_plan(configs, o.suite_file, *p);
     for (size_t k = 1; k < devices.size(); ++k) { // a worker for each further device
