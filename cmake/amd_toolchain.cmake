@@ -1,8 +1,8 @@
 # The amd platform's HIP compiler, chosen at configure time, and what it needs with the ROCm it
 # compiles against. One definition for the in-tree build (cmake/platforms.cmake) and the installed
 # SDK (wavebenchConfig.cmake includes its installed copy), so that a plugin built against the SDK gets
-# the compiler and flags the SDK's own plugins got; the build step of an amd module
-# (cmake/wavebench_hip_compile.cmake) includes it for wavebench_hip_arch_flags. Functions only.
+# the compiler and flags the SDK's own plugins got. Functions only; what a target's compile needs
+# is in amd_targets.cmake, which the build step of an amd module (wavebench_hip_compile.cmake) shares.
 #
 # The compiler: -DWAVEBENCH_HIP_COMPILER=<path or name> (hipcc, amdclang++, clang++-22, ...); else,
 # with ROCM_PATH (a cache variable, or the environment's), ${ROCM_PATH}/bin/amdclang++,
@@ -28,74 +28,7 @@
 #          longer links hip.bc, its only definition)
 # rcp and fence: core/platforms/amd/hip_compat.h force-included, with -DWAVEBENCH_HIP_COMPAT_<part>.
 
-# The wavefront size a target's HIP code is compiled for: 64 on GCN/CDNA (gfx9 and older), 32 on
-# RDNA (gfx10 and newer; wave64 there is a compile option this project does not use).
-function(wavebench_hip_wave_size out target)
-  string(REGEX REPLACE ":.*" "" name "${target}")
-  if(name MATCHES "^gfx([0-9]+)-.*generic$")
-    set(major ${CMAKE_MATCH_1})
-  elseif(name MATCHES "^gfx([0-9]+)[0-9a-f][0-9a-f]$")
-    set(major ${CMAKE_MATCH_1})
-  else()
-    set(major 9)
-  endif()
-  if(major GREATER_EQUAL 10)
-    set(${out} 32 PARENT_SCOPE)
-  else()
-    set(${out} 64 PARENT_SCOPE)
-  endif()
-endfunction()
-
-# A target's ISA-version bitcode: `lib` its file name (oclc_isa_version_942.bc), `version` the
-# constant it defines (gfx942: 9402, gfx90a: 9010, gfx1151: 11501). Both empty for a generic target.
-function(wavebench_hip_isa_version lib version target)
-  string(REGEX REPLACE ":.*" "" name "${target}")
-  set(${lib} "" PARENT_SCOPE)
-  set(${version} "" PARENT_SCOPE)
-  if(name MATCHES "^gfx([0-9]+)([0-9a-f])([0-9a-f])$")
-    math(EXPR v "${CMAKE_MATCH_1} * 1000 + 0x${CMAKE_MATCH_2} * 100 + 0x${CMAKE_MATCH_3}")
-    string(SUBSTRING "${name}" 3 -1 suffix)
-    set(${lib} oclc_isa_version_${suffix}.bc PARENT_SCOPE)
-    set(${version} ${v} PARENT_SCOPE)
-  endif()
-endfunction()
-
-# The options that compile for `targets`: --offload-arch for each, and with `wave_defines` the
-# wavefront size of each (-Xarch_<t>) and of the host.
-function(wavebench_hip_arch_flags out targets wave_defines)
-  set(flags)
-  foreach(t IN LISTS targets)
-    list(APPEND flags --offload-arch=${t})
-  endforeach()
-  if(wave_defines)
-    list(APPEND flags -Xarch_host -D__AMDGCN_WAVEFRONT_SIZE=64)
-    foreach(t IN LISTS targets)
-      wavebench_hip_wave_size(size ${t})
-      list(APPEND flags -Xarch_${t} -D__AMDGCN_WAVEFRONT_SIZE=${size})
-    endforeach()
-  endif()
-  set(${out} ${flags} PARENT_SCOPE)
-endfunction()
-
-# The compiler's first `error:` line in `text` (else its first line), on one line, at most 200
-# characters: the reason a target was left out, or a probe failed.
-function(wavebench_hip_first_error out text)
-  string(REGEX MATCH "[^\n]*error:[^\n]*" line "${text}")
-  if(line STREQUAL "")
-    string(REGEX MATCH "[^\n]+" line "${text}")
-  endif()
-  string(REGEX REPLACE "[\t\r]" " " line "${line}")
-  string(STRIP "${line}" line)
-  string(LENGTH "${line}" n)
-  if(n GREATER 200)
-    string(SUBSTRING "${line}" 0 197 line)
-    string(APPEND line "...")
-  endif()
-  if(line STREQUAL "")
-    set(line "the compiler failed and said nothing")
-  endif()
-  set(${out} "${line}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/amd_targets.cmake)
 
 # Runs the compiler with `env` (NAME=value...) and the arguments after `--`; sets <out>_ok and
 # <out>_text (what it printed).
@@ -234,8 +167,12 @@ endfunction()
 # The command that compiles `cl` (one constant) into the ISA-version bitcode `bc`, with the
 # compiler of the build (another LLVM's bitcode would not link without a data-layout warning). No
 # code object version of its own: the module flag would clash with the HIP code's.
+# hipcc: a target named (gfx000, which it skips) so that it does not ask rocm_agent_enumerator for the GPU's.
 function(_wb_hip_isa_command out compiler env cl bc)
   set(launcher)
+  if(_wb_kind STREQUAL "hipcc")
+    list(APPEND env HCC_AMDGPU_TARGET=gfx000)
+  endif()
   if(env)
     set(launcher ${CMAKE_COMMAND} -E env ${env})
   endif()
@@ -280,22 +217,27 @@ function(_wb_hip_probe_empty out target devlibs)
   set(${out}_text "${r_text}" PARENT_SCOPE)
 endfunction()
 
-# Which targets the compiler knows: sets _wb_unknown ("<target> (<its error>)"...) and _wb_known.
+# Which targets the compiler knows: sets _wb_known, _wb_unknown and _wb_unknown_error (the
+# compiler's first error for the first unknown one).
 function(_wb_hip_probe_known targets)
   set(known)
   set(unknown)
+  set(error)
   foreach(t IN LISTS targets)
     _wb_hip_run(r ${_wb_compiler} "${_wb_env}" -- -x hip --cuda-device-only -nogpuinc -nogpulib --offload-arch=${t}
                 -fsyntax-only empty.hip)
     if(r_ok)
       list(APPEND known ${t})
     else()
-      wavebench_hip_first_error(e "${r_text}")
-      list(APPEND unknown "${t} (${e})")
+      list(APPEND unknown ${t})
+      if(NOT error)
+        wavebench_hip_first_error(error "${r_text}")
+      endif()
     endif()
   endforeach()
   set(_wb_known ${known} PARENT_SCOPE)
   set(_wb_unknown ${unknown} PARENT_SCOPE)
+  set(_wb_unknown_error "${error}" PARENT_SCOPE)
 endfunction()
 
 # Ends the calling probe function: _wb_why is `what`, then the compiler's first error in the
@@ -556,8 +498,9 @@ function(wavebench_amd_toolchain)
   endif()
   set(_wb_probe_dir ${CMAKE_BINARY_DIR}/CMakeFiles/wavebench-amd-probe)
   file(MD5 ${CMAKE_CURRENT_FUNCTION_LIST_FILE} self)
+  file(MD5 ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/amd_targets.cmake shared)
   file(TIMESTAMP ${_wb_compiler} stamp)
-  set(signature "${_wb_compiler}|${stamp}|${_wb_prefix}|${_wb_devlibs}|${targets}|${arg_COMPAT_HEADER}|${self}")
+  set(signature "${_wb_compiler}|${stamp}|${_wb_prefix}|${_wb_devlibs}|${targets}|${arg_COMPAT_HEADER}|${self}|${shared}")
   if(NOT signature STREQUAL "${_WB_HIP_PROBED}")
     file(MAKE_DIRECTORY ${_wb_probe_dir})
     file(WRITE ${_wb_probe_dir}/empty.hip "__attribute__((global)) void wavebench_probe() {}\n")
@@ -566,8 +509,8 @@ function(wavebench_amd_toolchain)
     file(WRITE ${_wb_probe_dir}/fence.hip "#include <hip/hip_runtime.h>\n__global__ void wavebench_probe(int* p) { p[threadIdx.x] = warpSize; __threadfence(); }\n")
     _wb_hip_probe_known("${targets}")
     if(_wb_unknown)
-      string(REPLACE ";" "; " unknown "${_wb_unknown}")
-      set(WAVEBENCH_AMD_WHY "${_wb_name} (${_wb_compiler}, clang ${clang_version}) cannot compile for ${unknown}. Name a compiler that knows every target (-DWAVEBENCH_HIP_COMPILER=..., e.g. Debian's clang++-22, or ROCM_PATH=<a newer ROCm>), or build for the targets it knows: -DWAVEBENCH_AMD_TARGETS=\"${_wb_known}\"" PARENT_SCOPE)
+      string(REPLACE ";" ", " unknown "${_wb_unknown}")
+      set(WAVEBENCH_AMD_WHY "${_wb_name} (${_wb_compiler}, clang ${clang_version}) does not know ${unknown} (${_wb_unknown_error}). Name a compiler that knows every target (-DWAVEBENCH_HIP_COMPILER=..., e.g. Debian's clang++-22, or ROCM_PATH=<a newer ROCm>), or build for the targets it knows: -DWAVEBENCH_AMD_TARGETS=\"${_wb_known}\"" PARENT_SCOPE)
       return()
     endif()
     _wb_hip_probes("${targets}" ${arg_COMPAT_HEADER})

@@ -11,7 +11,8 @@
 #   P/include/wavebench/platforms/cpu/include/hip/hip_runtime.h     (and nvidia/, where built), with
 #   P/include/wavebench/platforms/hip_subset.h                      the layout their includes expect
 #   P/lib/cmake/wavebench/        wavebenchConfig.cmake, wavebenchConfigVersion.cmake, wavebench_plugin.cmake,
-#                                 amd_toolchain.cmake and wavebench_hip_compile.cmake (the amd compiler and build step)
+#                                 amd_toolchain.cmake, amd_targets.cmake and wavebench_hip_compile.cmake (the
+#                                 amd compiler and build step)
 #   P/include/wavebench/platforms/amd/hip_compat.h  (with amd: force-included where the probes need it)
 #   P/share/wavebench/suites/, P/share/wavebench/examples/out-of-tree/
 #
@@ -82,6 +83,7 @@ install(FILES ${PROJECT_BINARY_DIR}/package/wavebenchConfig.cmake
               ${PROJECT_BINARY_DIR}/package/wavebenchConfigVersion.cmake
               ${CMAKE_CURRENT_LIST_DIR}/wavebench_plugin.cmake
               ${CMAKE_CURRENT_LIST_DIR}/amd_toolchain.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/amd_targets.cmake
               ${CMAKE_CURRENT_LIST_DIR}/wavebench_hip_compile.cmake
         DESTINATION ${WAVEBENCH_INSTALL_CMAKEDIR})
 

@@ -17,7 +17,7 @@
 # WB_OUTPUT, WB_DEPFILE and WB_ROOTS (folders left out of the reasons: the sidecar names no folder of
 # the machine that built it).
 cmake_minimum_required(VERSION 3.25)
-include(${CMAKE_CURRENT_LIST_DIR}/amd_toolchain.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/amd_targets.cmake)
 if(NOT SPEC OR NOT EXISTS "${SPEC}")
   message(FATAL_ERROR "wavebench_hip_compile.cmake: -DSPEC=<the module's settings> is missing or gone ('${SPEC}')")
 endif()

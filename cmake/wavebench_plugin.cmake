@@ -70,7 +70,7 @@ function(wavebench_hipcc_module target output source)
     BYPRODUCTS ${output}.omitted
     COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
     COMMAND ${CMAKE_COMMAND} -DSPEC=${spec} -P ${WAVEBENCH_HIP_COMPILE_SCRIPT}
-    DEPENDS ${source} ${spec} ${WAVEBENCH_HIP_COMPILE_SCRIPT} ${scripts}/amd_toolchain.cmake ${WAVEBENCH_HIP_DEVICE_LIBS}
+    DEPENDS ${source} ${spec} ${WAVEBENCH_HIP_COMPILE_SCRIPT} ${scripts}/amd_targets.cmake ${WAVEBENCH_HIP_DEVICE_LIBS}
     DEPFILE ${dep}
     COMMENT "amd ${target} (${WAVEBENCH_AMD_TARGETS})"
     VERBATIM)

@@ -33,23 +33,38 @@ extern "C" __device__ inline __attribute__((const)) __2f16 __llvm_amdgcn_rcp_2f1
 // one call per case.
 #define WAVEBENCH_FENCE_AT(order, scope)                                                                               \
     switch (scope) {                                                                                                   \
-    case __memory_scope_work_item: __builtin_amdgcn_fence(order, "singlethread"); break;                               \
-    case __memory_scope_sub_group: __builtin_amdgcn_fence(order, "wavefront"); break;                                  \
-    case __memory_scope_work_group: __builtin_amdgcn_fence(order, "workgroup"); break;                                 \
-    case __memory_scope_device: __builtin_amdgcn_fence(order, "agent"); break;                                         \
-    default: __builtin_amdgcn_fence(order, ""); break; /* all SVM devices: the system */                               \
+    case __memory_scope_work_item:                                                                                     \
+        __builtin_amdgcn_fence(order, "singlethread");                                                                 \
+        break;                                                                                                         \
+    case __memory_scope_sub_group:                                                                                     \
+        __builtin_amdgcn_fence(order, "wavefront");                                                                    \
+        break;                                                                                                         \
+    case __memory_scope_work_group:                                                                                    \
+        __builtin_amdgcn_fence(order, "workgroup");                                                                    \
+        break;                                                                                                         \
+    case __memory_scope_device:                                                                                        \
+        __builtin_amdgcn_fence(order, "agent");                                                                        \
+        break;                                                                                                         \
+    default:                                                                                                           \
+        __builtin_amdgcn_fence(order, "");                                                                             \
+        break; /* all SVM devices: the system */                                                                       \
     }
 
 // The fence flags (local or global memory) do not narrow an AMDGPU fence: every order orders both.
 extern "C" __device__ __attribute__((weak)) void __atomic_work_item_fence(__cl_mem_fence_flags, __memory_order order,
-                                                                           __memory_scope scope)
+                                                                          __memory_scope scope)
 {
     switch (order) {
-    case __memory_order_relaxed: break; // a relaxed fence orders nothing
-    case __memory_order_acquire: WAVEBENCH_FENCE_AT(__ATOMIC_ACQUIRE, scope) break;
-    case __memory_order_release: WAVEBENCH_FENCE_AT(__ATOMIC_RELEASE, scope) break;
-    case __memory_order_acq_rel: WAVEBENCH_FENCE_AT(__ATOMIC_ACQ_REL, scope) break;
-    default: WAVEBENCH_FENCE_AT(__ATOMIC_SEQ_CST, scope) break;
+    case __memory_order_relaxed:
+        break; // a relaxed fence orders nothing
+    case __memory_order_acquire:
+        WAVEBENCH_FENCE_AT(__ATOMIC_ACQUIRE, scope) break;
+    case __memory_order_release:
+        WAVEBENCH_FENCE_AT(__ATOMIC_RELEASE, scope) break;
+    case __memory_order_acq_rel:
+        WAVEBENCH_FENCE_AT(__ATOMIC_ACQ_REL, scope) break;
+    default:
+        WAVEBENCH_FENCE_AT(__ATOMIC_SEQ_CST, scope) break;
     }
 }
 #undef WAVEBENCH_FENCE_AT
