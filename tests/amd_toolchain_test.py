@@ -12,7 +12,9 @@
   build generates the ISA-version bitcode with that compiler and defines the wavefront size per target;
 - with a real HIP clang (Debian's clang-22 or clang-19; skipped without one): a plugin that cannot
   be built for one target is built for the others, with <plugin>.so.omitted naming the target and
-  the compiler's error; built for all, the stale sidecar goes; failing for every target, the build fails.
+  the compiler's error; built for all, the stale sidecar goes; failing for every target, the build fails;
+- the installed SDK (where the amd platform is built): a plugin built against it gets the same
+  compiler, flags and targets as wavebench's own.
 
 Usage: amd_toolchain_test.py BUILD_DIR SOURCE_DIR CMAKE_COMMAND GENERATOR [HIP_COMPILER]"""
 import json
@@ -242,6 +244,36 @@ class StandIn(unittest.TestCase):
                        "-Xarch_gfx1201 -D__AMDGCN_WAVEFRONT_SIZE=32"):
             self.assertIn(define, text)
         self.assert_only_stand_in(rocm, build)
+
+
+class Sdk(unittest.TestCase):
+    def test_same_toolchain(self):
+        """A plugin built against the installed SDK gets the compiler and flags the SDK's own got
+        (the device-library folder and the compatibility header are each build's and prefix's own)."""
+        if not HIP_COMPILER:
+            self.skipTest("the amd platform is not built here")
+        tmp = wbtest.tempdir()
+        prefix = os.path.join(tmp, "prefix")
+        run([CMAKE, "--install", wbtest.BUILD, "--prefix", prefix])
+        src = tiny_project(tmp, "", "__global__ void k() {}\n")
+        wbtest.write(os.path.join(src, "CMakeLists.txt"), "cmake_minimum_required(VERSION 3.25)\nproject(c LANGUAGES CXX)\n"
+                     "find_package(wavebench CONFIG REQUIRED COMPONENTS amd)\nwavebench_add_plugin(fam/var.hip)\n")
+        build = os.path.join(tmp, "build")
+        p = run([CMAKE, "-S", src, "-B", build, "-G", GENERATOR, "-DCMAKE_PREFIX_PATH=" + prefix], env=env_without_rocm())
+        self.assertNotIn("amd plugins are built here with", p.stdout + p.stderr)
+
+        def settings(path, here):
+            text = read(path).replace(os.path.realpath(here), "HERE").replace(here, "HERE")
+            return {line.split(" ", 1)[0]: line for line in text.splitlines() if line.startswith(("set(WB_COMPILER",
+                                                                                                     "set(WB_FLAGS",
+                                                                                                     "set(WB_TARGETS",
+                                                                                                     "set(WB_WAVE"))}
+        sdk = settings(os.path.join(build, "wbplugin__amd_fam_var.hip.cmake"), build)
+        sdk = {k: v.replace(os.path.join(prefix, "include", "wavebench", "platforms", "amd"), "COMPAT") for k, v in sdk.items()}
+        tree = settings(os.path.join(wbtest.BUILD, "wavebench_platform_amd.hip.cmake"), wbtest.BUILD)
+        tree = {k: v.replace(os.path.join(SOURCE, "core", "platforms", "amd"), "COMPAT") for k, v in tree.items()}
+        self.assertEqual(len(sdk), 4, sdk)
+        self.assertEqual(sdk, tree)
 
 
 def real_compiler():
