@@ -13,11 +13,18 @@
 # slurm-wlm and munge for tools/slurm's test (a one-node Slurm); Debian's nodejs and npm only
 # where there is no npm (the build vendors the report's Vega from the npm registry; a Node.js from
 # elsewhere brings its own npm).
+# The amd platform's default compiler is Debian's clang-22, the one that knows every default AMD
+# target (cmake/amd_toolchain.cmake); apt-get runs with --no-install-recommends, so what its HIP
+# compile runs is named: lld-22 (the device code's linker) and clang-tools-22 (clang-offload-bundler,
+# which writes the fat binary); llvm-22 is not needed to compile, but brings the llvm-objdump and
+# llvm-readobj that know the new targets (inspect's disassembly). hipcc brings the ROCm 5.2 device
+# libraries (rocm-device-libs), and stays a compiler to choose (-DWAVEBENCH_HIP_COMPILER=hipcc).
 
 PACKAGES := cmake ninja-build g++ python3 libboost-dev libboost-test-dev libboost-context-dev \
             libxsimd-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev \
             libpq-dev postgresql slurm-wlm munge \
-            hipcc libamdhip64-dev librocprim-dev libamd-comgr-dev libelf-dev clang-15 chromium
+            hipcc libamdhip64-dev librocprim-dev libamd-comgr-dev libelf-dev clang-15 chromium \
+            clang-22 lld-22 clang-tools-22 llvm-22
 PRESET   := release
 RESULTS  := build/results/quick.json
 FUZZ_SECONDS := 60

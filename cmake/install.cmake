@@ -6,11 +6,14 @@
 #   P/lib/wavebench/lib/          libwavebench_platform_<platform>.so, libwavebench_hip_cpu.so (the cpu
 #                                 HIP runtime), libwavebench_amd_inspect.so and
 #                                 libwavebench_history_postgres.so (where built), bundled/
-#   P/lib/wavebench/plugins/<platform>/<family>_<variant>.so
+#   P/lib/wavebench/plugins/<platform>/<family>_<variant>.so (amd: and .so.omitted, the targets left out)
 #   P/include/wavebench/          plugin.h, params.h, families/<family>.h, ... (core/include/wavebench)
 #   P/include/wavebench/platforms/cpu/include/hip/hip_runtime.h     (and nvidia/, where built), with
 #   P/include/wavebench/platforms/hip_subset.h                      the layout their includes expect
-#   P/lib/cmake/wavebench/        wavebenchConfig.cmake, wavebenchConfigVersion.cmake, wavebench_plugin.cmake
+#   P/lib/cmake/wavebench/        wavebenchConfig.cmake, wavebenchConfigVersion.cmake, wavebench_plugin.cmake,
+#                                 amd_toolchain.cmake, amd_targets.cmake and wavebench_hip_compile.cmake (the
+#                                 amd compiler and build step)
+#   P/include/wavebench/platforms/amd/hip_compat.h  (with amd: force-included where the probes need it)
 #   P/share/wavebench/suites/, P/share/wavebench/examples/out-of-tree/
 #
 # P/lib/wavebench is laid out as the build folder is (lib/, lib/bundled/, plugins/<platform>/): the
@@ -29,6 +32,7 @@ install(PROGRAMS ${PROJECT_BINARY_DIR}/package/wavebench-hipcc DESTINATION bin)
 foreach(platform IN LISTS WAVEBENCH_PLATFORMS)
   if(platform STREQUAL "amd")
     install(PROGRAMS ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/libwavebench_platform_amd.so DESTINATION ${root}/lib)
+    install(FILES ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/libwavebench_platform_amd.so.omitted DESTINATION ${root}/lib OPTIONAL)
   else()
     install(TARGETS wavebench_platform_${platform} LIBRARY DESTINATION ${root}/lib)
   endif()
@@ -54,12 +58,21 @@ foreach(platform IN ITEMS cpu nvidia)
   endif()
 endforeach()
 
+# The amd platform's force-included compatibility header (where the probes find it needed), with why.
+if("amd" IN_LIST WAVEBENCH_PLATFORMS)
+  install(FILES ${PROJECT_SOURCE_DIR}/core/platforms/amd/hip_compat.h ${PROJECT_SOURCE_DIR}/core/platforms/amd/README.md
+          DESTINATION include/wavebench/platforms/amd)
+endif()
+
 # ---- the SDK: the CMake package -----------------------------------------------------------------
 set(WAVEBENCH_INSTALL_CMAKEDIR lib/cmake/wavebench)
 set(WAVEBENCH_INSTALL_BINDIR bin)
 set(WAVEBENCH_INSTALL_INCLUDEDIR include)
 set(WAVEBENCH_INSTALL_LIBDIR ${root}/lib)
 set(WAVEBENCH_INSTALL_PLUGINDIR ${root}/plugins)
+# The HIP compiler by name (the SDK names no folder of the build machine; its amd_toolchain.cmake
+# finds it again, or the one ROCM_PATH or WAVEBENCH_HIP_COMPILER names).
+get_filename_component(WAVEBENCH_SDK_HIP_COMPILER "${WAVEBENCH_HIP_COMPILER_PATH}" NAME)
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/wavebenchConfig.cmake.in
   ${PROJECT_BINARY_DIR}/package/wavebenchConfig.cmake
   INSTALL_DESTINATION ${WAVEBENCH_INSTALL_CMAKEDIR}
@@ -69,6 +82,9 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/package/wavebenchConfigVe
 install(FILES ${PROJECT_BINARY_DIR}/package/wavebenchConfig.cmake
               ${PROJECT_BINARY_DIR}/package/wavebenchConfigVersion.cmake
               ${CMAKE_CURRENT_LIST_DIR}/wavebench_plugin.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/amd_toolchain.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/amd_targets.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/wavebench_hip_compile.cmake
         DESTINATION ${WAVEBENCH_INSTALL_CMAKEDIR})
 
 # ---- suites and the out-of-tree example -----------------------------------------------------------

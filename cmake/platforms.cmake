@@ -2,7 +2,8 @@
 # (plugins/<family>/<variant>.hip) is compiled once per enabled platform.
 #   cpu     g++ against core/platforms/cpu (always built)
 #   nvidia  nvcc against core/platforms/nvidia (HIP on CUDA), when nvcc is found
-#   amd     hipcc against ROCm (Debian 12: ROCm 5.2.3), when hipcc is found; no GPU needed to build
+#   amd     a HIP clang or hipcc against ROCm (Debian 12: clang++-22 with ROCm 5.2.3), when found
+#           (cmake/amd_toolchain.cmake); no GPU needed to build
 # Each platform gets a platform library (core/platforms/platform.cpp compiled against its HIP),
 # and its plugins land in build/plugins/<platform>/. The build folder is self-contained (the
 # non-system shared libraries it needs are copied into build/lib), so it can be carried to a
@@ -61,17 +62,30 @@ if(NOT WAVEBENCH_ENABLE_NVIDIA STREQUAL "OFF")
   endif()
 endif()
 
-# ---- amd: ROCm's HIP through hipcc ----------------------------------------------------------------
-set(WAVEBENCH_ENABLE_AMD AUTO CACHE STRING "Build the amd platform: ON, OFF, or AUTO (when hipcc is found)")
+# ---- amd: ROCm's HIP, through the HIP compiler chosen at configure time --------------------------
+# cmake/amd_toolchain.cmake: which compiler (WAVEBENCH_HIP_COMPILER, ROCM_PATH, else Debian's
+# clang++-22, clang++-19 or hipcc), where its ROCm is, and what it needs with it (probe compiles).
+# The default targets: MI100 (gfx908), MI200 (gfx90a), MI300X/MI300A/MI325X (gfx942), MI350X/MI355X
+# (gfx950), Radeon RX 6000 (gfx1030), RX 7900 and PRO W7900 (gfx1100), RX 7800/7700 (gfx1101), Ryzen
+# AI Max (gfx1151), RX 9060 (gfx1200) and RX 9070 (gfx1201). The generic targets (gfx9-4-generic,
+# gfx10-3-generic, gfx11-generic, gfx12-generic) are not among them: they need code object v6, whose
+# device libraries Debian's ROCm 5.2 lacks (a ROCm 6.1 or newer builds them, and its runtime loads them).
+set(WAVEBENCH_ENABLE_AMD AUTO CACHE STRING "Build the amd platform: ON, OFF, or AUTO (when a HIP compiler and ROCm are found)")
 set_property(CACHE WAVEBENCH_ENABLE_AMD PROPERTY STRINGS AUTO ON OFF)
-set(WAVEBENCH_AMD_TARGETS "gfx908;gfx90a;gfx940;gfx1030" CACHE STRING
-    "AMD targets of the amd platform (Debian 12's ROCm has no gfx1100 device library; a newer ROCm can add it)")
+set(WAVEBENCH_AMD_DEFAULT_TARGETS gfx908 gfx90a gfx942 gfx950 gfx1030 gfx1100 gfx1101 gfx1151 gfx1200 gfx1201)
+set(WAVEBENCH_AMD_TARGETS "${WAVEBENCH_AMD_DEFAULT_TARGETS}" CACHE STRING
+    "AMD targets of the amd platform (a ;-list of gfx targets the HIP compiler knows)")
+include(${CMAKE_CURRENT_LIST_DIR}/amd_toolchain.cmake)
 if(NOT WAVEBENCH_ENABLE_AMD STREQUAL "OFF")
-  find_program(WAVEBENCH_HIPCC hipcc)
-  if(WAVEBENCH_HIPCC)
+  wavebench_amd_toolchain(COMPAT_HEADER ${PROJECT_SOURCE_DIR}/core/platforms/amd/hip_compat.h)
+  if(WAVEBENCH_AMD_FOUND)
     list(APPEND WAVEBENCH_PLATFORMS amd)
-  elseif(WAVEBENCH_ENABLE_AMD STREQUAL "ON")
-    message(FATAL_ERROR "WAVEBENCH_ENABLE_AMD is ON but no hipcc was found (Debian: apt-get install hipcc)")
+  elseif(WAVEBENCH_ENABLE_AMD STREQUAL "ON" OR WAVEBENCH_AMD_NAMED)
+    message(FATAL_ERROR "the amd platform cannot be built: ${WAVEBENCH_AMD_WHY}")
+  elseif(WAVEBENCH_HIP_COMPILER_PATH)
+    message(WARNING "the amd platform is left out: ${WAVEBENCH_AMD_WHY} (-DWAVEBENCH_ENABLE_AMD=OFF says you mean it)")
+  else()
+    message(STATUS "the amd platform is left out: ${WAVEBENCH_AMD_WHY}")
   endif()
 endif()
 

@@ -6,11 +6,8 @@ set(WAVEBENCH_TOOLCHAINS "cpu=${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERS
 if(nvidia IN_LIST WAVEBENCH_PLATFORMS)
   string(APPEND WAVEBENCH_TOOLCHAINS "|nvidia=nvcc ${CMAKE_CUDA_COMPILER_VERSION}")
 endif()
-if(amd IN_LIST WAVEBENCH_PLATFORMS)
-  execute_process(COMMAND ${WAVEBENCH_HIPCC} --version OUTPUT_VARIABLE hipcc_out ERROR_QUIET)
-  string(REGEX MATCH "HIP version: [^\n]*" hip_version "${hipcc_out}")
-  string(REGEX MATCH "clang version [0-9.]+" hip_clang "${hipcc_out}")
-  string(APPEND WAVEBENCH_TOOLCHAINS "|amd=hipcc (${hip_version}, ${hip_clang})")
+if(amd IN_LIST WAVEBENCH_PLATFORMS) # the compiler, its clang, the HIP headers, the code object version
+  string(APPEND WAVEBENCH_TOOLCHAINS "|amd=${WAVEBENCH_AMD_TOOLCHAIN}")
 endif()
 add_custom_target(wavebench_version
   COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR} -DOUTPUT=${WAVEBENCH_VERSION_CPP}
