@@ -340,29 +340,40 @@ BOOST_AUTO_TEST_CASE(target_ids_are_read_by_their_grammar)
     }
 }
 
-BOOST_AUTO_TEST_CASE(the_occupancy_table_names_only_processors_the_reader_knows)
+BOOST_AUTO_TEST_CASE(the_one_table_of_processors_is_consistent)
 {
-    // core/amd/targets.h is the one table of processors (EF_AMDGPU_MACH codes, AGPRs); the
-    // occupancy table adds resources for some of them and must agree on the AGPRs.
-    for (const auto& p : wb::amdgpu::processors) {
+    // core/amd/targets.h is the one table of processors: EF_AMDGPU_MACH codes, features, AGPRs and
+    // the resources occupancy counts; the occupancy model finds its targets there.
+    namespace gpu = wb::amdgpu;
+    for (const auto& p : gpu::processors) {
         BOOST_TEST_INFO(p.name);
-        BOOST_CHECK_EQUAL(wb::amdgpu::find_processor(p.mach), &p); // no code twice
-        BOOST_CHECK(wb::amdgpu::is_target_id(p.name));
-        if (const wb::amd_target* t = wb::find_amd_target(p.name)) {
-            BOOST_CHECK_EQUAL(t->unified_agprs, p.agpr == wb::amdgpu::agprs::unified);
-            BOOST_CHECK_EQUAL(t->separate_agprs, p.agpr == wb::amdgpu::agprs::separate);
-        }
+        BOOST_CHECK_EQUAL(gpu::find_processor(p.mach), &p); // no code twice
+        BOOST_CHECK_EQUAL(gpu::find_processor(std::string_view(p.name)), &p);
+        BOOST_CHECK(gpu::is_target_id(p.name));
+        BOOST_CHECK_EQUAL(std::string_view(p.name).ends_with("-generic"), p.generic);
+        BOOST_CHECK_EQUAL(wb::find_amd_target(p.name), gpu::modelled(p) ? &p : nullptr);
+        if (!gpu::modelled(p)) continue;
+        const gpu::resources& r = p.r;
+        BOOST_CHECK(r.default_wave == 64 ? p.major < 10 : p.major >= 10); // wave64 on gfx9, wave32 on gfx10+
+        BOOST_CHECK(gpu::runs_wave(p, 64));
+        BOOST_CHECK_EQUAL(gpu::runs_wave(p, 32), p.major >= 10); // RDNA runs both
+        BOOST_CHECK_EQUAL(r.sgpr_limit, p.major < 10);
+        BOOST_CHECK_EQUAL(r.wgp, p.major >= 10);
+        BOOST_CHECK_EQUAL(r.simds_per_cu, p.major >= 10 ? 2 : 4);
+        BOOST_CHECK_EQUAL(r.vgprs64 % r.vgpr_granule64, 0);
+        if (r.vgprs32) BOOST_CHECK_EQUAL(r.vgprs32, 2 * r.vgprs64); // a wave64 register is two wave32 ones
+        // The unified VGPR/AGPR file is twice the VGPRs a wave can address.
+        BOOST_CHECK_EQUAL(r.vgprs64 == 512 && p.major == 9, p.agpr == gpu::agprs::unified);
     }
-    std::string names = wb::amd_target_names();
-    for (size_t at = 0; at < names.size();) {
-        const size_t end = std::min(names.find(", ", at), names.size());
-        const std::string name = names.substr(at, end - at);
-        BOOST_TEST_INFO(name);
-        BOOST_CHECK(wb::amdgpu::find_processor(std::string_view(name)));
-        at = end + 2;
-    }
-    BOOST_CHECK_EQUAL(wb::amdgpu::major_version(*wb::amdgpu::find_processor(std::string_view("gfx90a"))), 9);
-    BOOST_CHECK_EQUAL(wb::amdgpu::major_version(*wb::amdgpu::find_processor(std::string_view("gfx1030"))), 10);
+    BOOST_CHECK_EQUAL(gpu::find_processor(std::string_view("gfx950"))->r.lds_per_cu, 160u * 1024);
+    BOOST_CHECK_EQUAL(gpu::find_processor(std::string_view("gfx1201"))->r.vgprs32, 1536); // 1.5x the file
+    BOOST_CHECK_EQUAL(gpu::find_processor(std::string_view("gfx1102"))->r.vgprs32, 1024);
+    BOOST_CHECK_EQUAL(gpu::find_processor(uint8_t(0x51))->name, std::string("gfx9-generic"));
+    BOOST_CHECK_EQUAL(gpu::find_processor(uint8_t(0x4e))->name, std::string("gfx1201"));
+    for (const char* id : {"gfx9-generic", "gfx9-4-generic:sramecc+", "gfx12-generic", "gfx10-3-generic"})
+        BOOST_CHECK_MESSAGE(gpu::is_target_id(id), id);
+    for (const char* id : {"gfx9-", "gfx9-generic-", "gfx9-4-genericx", "gfx-generic", "gfx9-4-:generic"})
+        BOOST_CHECK_MESSAGE(!gpu::is_target_id(id), id);
 }
 
 BOOST_AUTO_TEST_CASE(a_baseline_not_as_written_is_refused_saying_why)

@@ -145,7 +145,7 @@ void print_table(std::ostream& os, const inspected& f)
     os << line << "\n";
     for (const auto& r : f.kernels) {
         const auto& k = r.k;
-        std::string groups = "?", occ = "? (no table)";
+        std::string groups = "?", occ = "? (not modelled)";
         if (r.occupancy) {
             groups = cell(r.occupancy->workgroups);
             occ = cell(r.occupancy->waves) + "/" + cell(r.occupancy->max_waves) + " " + r.occupancy->limiter;
