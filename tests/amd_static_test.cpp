@@ -188,13 +188,35 @@ BOOST_AUTO_TEST_CASE(instructions_are_classed_by_their_mnemonic)
         {"ds_read_b32 v1, v0", isa_class::lds},
         {"ds_bpermute_b32 v1, v0, v2", isa_class::lds},
         {"exp mrt0 v0, v0, v0, v0 done vm", isa_class::other},
+        // RDNA 3 and 4 (gfx11, gfx12), as llvm-objdump-22 writes them
+        {"v_dual_mul_f32 v0, v1, v2 :: v_dual_add_f32 v3, v4, v5", isa_class::valu},
+        {"v_fmac_f32_e32 v3, s2, v2", isa_class::valu},
+        {"s_delay_alu instid0(VALU_DEP_1) | instskip(SKIP_1) | instid1(VALU_DEP_1)", isa_class::waitcnt},
+        {"s_wait_loadcnt 0x0", isa_class::waitcnt},
+        {"s_wait_kmcnt 0x0", isa_class::waitcnt},
+        {"s_wait_loadcnt_dscnt 0x0", isa_class::waitcnt},
+        {"s_wait_storecnt 0x0", isa_class::waitcnt},
+        {"s_wait_alu 0xfffe", isa_class::waitcnt},
+        {"s_load_b128 s[4:7], s[0:1], null", isa_class::smem},
+        {"s_prefetch_data s[0:1], 0x0, null, 0", isa_class::smem},
+        {"global_load_b32 v1, v0, s[0:1] offset:4", isa_class::vmem},
+        {"buffer_load_b32 v0, off, s[0:3], null", isa_class::vmem},
+        {"ds_load_b32 v3, v0", isa_class::lds},
+        {"ds_store_b32 v0, v1", isa_class::lds},
+        {"lds_param_load v0, attr0.x wait_vdst:0", isa_class::lds},
+        {"s_barrier_signal -1", isa_class::salu},
+        {"s_barrier_wait 0xffff", isa_class::salu}, // as gfx9-11's s_barrier
+        {"s_call_b64 s[30:31], 8", isa_class::branch},
+        {"s_and_saveexec_b32 s3, vcc_lo", isa_class::salu},
+        {"export mrt0 v0, v0, v0, v0 done", isa_class::other},
     };
     for (const auto& [text, c] : known) {
         BOOST_TEST_INFO(text);
         BOOST_CHECK_EQUAL(int(wb::classify(text)), int(c));
     }
     for (const char* w : {"s_and_saveexec_b64 s[0:1], vcc", "s_mov_b64 exec, s[0:1]", "s_or_b32 exec_lo, exec_lo, s0",
-                          "s_andn2_wrexec_b64 s[2:3], s[4:5]", "v_cmpx_gt_u32_e32 s0, v0"}) {
+                          "s_andn2_wrexec_b64 s[2:3], s[4:5]", "v_cmpx_gt_u32_e32 s0, v0",
+                          "s_and_saveexec_b32 s3, vcc_lo", "v_cmpx_lt_i32_e32 0, v1"}) {
         BOOST_TEST_INFO(w);
         BOOST_CHECK(wb::writes_exec(w));
     }

@@ -14,8 +14,7 @@ namespace {
 constexpr uint64_t max_decompressed = uint64_t(256) << 20; // bytes: far more than any code object bundle
 
 /// A shared library's function, or null when the library or the function is not there.
-template <class F>
-F* function(const char* library, const char* name)
+template <class F> F* function(const char* library, const char* name)
 {
     void* lib = dlopen(library, RTLD_NOW | RTLD_LOCAL); // kept open: its functions are kept
     return lib ? reinterpret_cast<F*>(dlsym(lib, name)) : nullptr;
@@ -42,8 +41,8 @@ size_t unzstd(span compressed, bool known, std::string& out)
         throw bad_input("bundle", "holds no zstd frame");
     const size_t n = decompress(out.data(), out.size(), compressed.data, size);
     if (is_error(n) || n != out.size())
-        throw bad_input("bundle", "does not decompress (zstd) to the " +
-                                      std::to_string(out.size()) + " bytes its header gives");
+        throw bad_input("bundle",
+                        "does not decompress (zstd) to the " + std::to_string(out.size()) + " bytes its header gives");
     return size;
 }
 
@@ -58,8 +57,8 @@ size_t unzlib(span compressed, std::string& out)
     if (uncompress2(reinterpret_cast<unsigned char*>(out.data()), &n,
                     reinterpret_cast<const unsigned char*>(compressed.data), &taken) != 0 ||
         n != out.size())
-        throw bad_input("bundle", "does not decompress (zlib) to the " +
-                                      std::to_string(out.size()) + " bytes its header gives");
+        throw bad_input("bundle",
+                        "does not decompress (zlib) to the " + std::to_string(out.size()) + " bytes its header gives");
     return taken;
 }
 
@@ -82,8 +81,8 @@ decompressed decompress_bundle(span s)
     const uint64_t size = version == 1 ? u32(s.data + 8) : version == 2 ? u32(s.data + 12) : u64(s.data + 16);
     const std::string what = "(format version " + std::to_string(version) + ")";
     if (version > 1 && (total < header || total > s.size))
-        throw bad_input("bundle", what + " claims " + std::to_string(total) + " bytes, and " +
-                                      std::to_string(s.size) + " are left");
+        throw bad_input("bundle", what + " claims " + std::to_string(total) + " bytes, and " + std::to_string(s.size) +
+                                      " are left");
     if (size == 0 || size > max_decompressed)
         throw bad_input("bundle", what + " claims to hold " + std::to_string(size) + " bytes, not 1 to " +
                                       std::to_string(max_decompressed));

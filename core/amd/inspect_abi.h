@@ -10,7 +10,8 @@ extern "C" {
 /// Reads every AMDGPU code object in the `size` bytes at `data`: a host shared object with clang
 /// offload bundles in .hip_fatbin, a bundle file, or a bare code object (the caller reads the file:
 /// harness/common/files.h). Each kernel with "instructions" (its disassembly, one instruction per
-/// string, or null and "instructions_missing": why) when `with_instructions`. Returns JSON, to be
+/// string, and "disassembler": "libamd_comgr" or the llvm-objdump used, with its LLVM version; or
+/// null and "instructions_missing": why) when `with_instructions`. Returns JSON, to be
 /// freed with wavebench_amd_free:
 ///   {"code_objects": [{"target": "gfx90a", "isa": ..., "bundle_entry": ...,
 ///     "code_object_version": 2 to 6, "generic_version": (a generic target's, else null),

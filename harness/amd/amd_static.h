@@ -28,6 +28,7 @@ struct amd_kernel_figures {
     std::optional<bool> wgp_mode;          // gfx10+: the descriptor's WGP_MODE (false: built with -mcumode)
     std::vector<std::string> instructions; // the disassembly, when read with it
     std::string instructions_missing;      // why there is none, when asked for
+    std::string disassembler;              // what disassembled it: "libamd_comgr", an llvm-objdump
 };
 
 /// A part of a file that failed the reader's checks: the bundle entry (its ID as the file has it,
