@@ -176,6 +176,37 @@ class OccupancyAgainstLlvm(unittest.TestCase):
                 wrong.append(f"{key}: {k['occupancy']['waves_per_simd']} waves/SIMD in inspect, more than LLVM's")
         self.assertEqual(wrong, [])
 
+    def test_generic_targets_are_code_object_v6_with_a_generic_version(self):
+        # A bare code object per target (EI_ABIVERSION at 8: 4 is v6; e_flags at 48, its generic
+        # version in bits 24-31), read as built, then with its header doctored.
+        for target, generic in (("gfx9-4-generic", True), ("gfx11-generic", True), ("gfx942", False)):
+            co = os.path.join(self.dir, target + ".co")
+            subprocess.run([CLANG, "-x", "hip", f"--offload-arch={target}", "--cuda-device-only",
+                            "--no-gpu-bundle-output", "-nogpulib", "-nogpuinc", "-O3", "-c", self.src, "-o", co],
+                           check=True, timeout=300)
+            with open(co, "rb") as f:
+                data = f.read()
+            r = wbtest.wb("inspect", co, "--json")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual({k["target"] for k in json.loads(r.stdout)["files"][0]["kernels"]}, {target})
+            flags = int.from_bytes(data[48:52], "little")
+            self.assertEqual(data[8], 4)
+            self.assertEqual(flags >> 24 != 0, generic)
+            doctored = [(data[:8] + bytes([5]) + data[9:], "newer than this reader knows")]
+            if generic:
+                doctored += [(data[:8] + bytes([3]) + data[9:], "generic targets need v6"),
+                             (data[:48] + (flags & 0xffffff).to_bytes(4, "little") + data[52:], "no generic version")]
+            else:
+                doctored += [(data[:48] + (flags | 1 << 24).to_bytes(4, "little") + data[52:], "no generic target")]
+            for bytes_, says in doctored:
+                with self.subTest(target=target, says=says):
+                    bad = wbtest.write(os.path.join(self.dir, "doctored.co"), "")
+                    with open(bad, "wb") as f:
+                        f.write(bytes_)
+                    r = wbtest.wb("inspect", bad, "--json")
+                    self.assertEqual(r.returncode, 2, r.stderr)
+                    self.assertIn(says, r.stderr)
+
     def test_rdna_targets_in_wave64_use_the_wave64_file(self):
         # gfx1100/gfx1201: 768 VGPRs in granules of 12 in wave64, 1536 in 24 in wave32.
         self.assertEqual(self.inspected[("gfx1201-wave64", "v100_b256")]["occupancy"]["register_waves_per_simd"]
