@@ -138,7 +138,8 @@ class OccupancyAgainstLlvm(unittest.TestCase):
                      else max(r["VGPRs"], agprs))
             wave = 64 if target.startswith("gfx9") or target.endswith("-wave64") else 32
             want = {"vgprs": vgprs, "agprs": agprs, "sgprs": r["SGPRs"],
-                    "static_lds_bytes": r["LDS Size [bytes/block]"], "scratch_bytes": r["ScratchSize [bytes/lane]"], "vgpr_spills": r["VGPRs Spill"],
+                    "static_lds_bytes": r["LDS Size [bytes/block]"], "scratch_bytes": r["ScratchSize [bytes/lane]"],
+                    "vgpr_spills": r["VGPRs Spill"],
                     "sgpr_spills": r["SGPRs Spill"], "wavefront_size": wave,
                     "block_size": int(name.rsplit("_b", 1)[1])}
             wrong += [f"{target} {name}: {f} is {k[f]} in inspect, {v} by clang 22"
