@@ -37,26 +37,6 @@ occupancy_estimate nvidia_occupancy(const nvidia_sm& sm, const kernel_use& k)
 
 namespace {
 
-// Per SIMD and per CU (LLVM AMDGPUBaseInfo; ../shared/design/anchors.md). RDNA: a CU has 2 SIMDs and
-// 64 KiB of LDS; in WGP mode, the default hipcc compiles for, a work-group's waves and LDS may use
-// both CUs of a WGP (amd_occupancy doubles both; LLVM's getEUsPerCU and LocalMemorySize do the same).
-const amd_target amd_targets[] = {
-    // name    waves granule32/64 file32/64  unified separate sgpr  simds lds   wgp
-    {"gfx900", 10, 4, 4, 256, 256, false, false, true, 4, 65536, false},
-    {"gfx906", 10, 4, 4, 256, 256, false, false, true, 4, 65536, false},
-    {"gfx908", 10, 4, 4, 256, 256, false, true, true, 4, 65536, false},
-    {"gfx90a", 8, 8, 8, 512, 512, true, false, true, 4, 65536, false},
-    {"gfx940", 8, 8, 8, 512, 512, true, false, true, 4, 65536, false},
-    {"gfx941", 8, 8, 8, 512, 512, true, false, true, 4, 65536, false},
-    {"gfx942", 8, 8, 8, 512, 512, true, false, true, 4, 65536, false},
-    {"gfx1030", 16, 16, 8, 1024, 512, false, false, false, 2, 65536, true},
-    {"gfx1031", 16, 16, 8, 1024, 512, false, false, false, 2, 65536, true},
-    {"gfx1032", 16, 16, 8, 1024, 512, false, false, false, 2, 65536, true},
-    {"gfx1100", 16, 24, 12, 1536, 768, false, false, false, 2, 65536, true},
-    {"gfx1101", 16, 24, 12, 1536, 768, false, false, false, 2, 65536, true},
-    {"gfx1102", 16, 16, 8, 1024, 512, false, false, false, 2, 65536, true},
-};
-
 constexpr int barriers_per_cu = 16; // a work-group of more than one wave holds one while resident
 constexpr int lds_granule = 512;    // LDS is allocated per work-group in these units
 
@@ -66,16 +46,15 @@ int sgpr_waves(int sgprs) { return sgprs <= 80 ? 10 : sgprs <= 88 ? 9 : sgprs <=
 
 const amd_target* find_amd_target(const std::string& target)
 {
-    const std::string base = target.substr(0, target.find(':')); // drop ":xnack-" and the like
-    for (const auto& t : amd_targets)
-        if (base == t.name) return &t;
-    return nullptr;
+    const amd_target* p = amdgpu::find_processor(std::string_view(target).substr(0, target.find(':'))); // no ":xnack-"
+    return p && amdgpu::modelled(*p) ? p : nullptr;
 }
 
 std::string amd_target_names()
 {
     std::string s;
-    for (const auto& t : amd_targets) s += (s.empty() ? "" : ", ") + std::string(t.name);
+    for (const auto& p : amdgpu::processors)
+        if (amdgpu::modelled(p)) s += (s.empty() ? "" : ", ") + std::string(p.name);
     return s;
 }
 
@@ -91,13 +70,28 @@ std::string amd_target_names()
 //   waves). They fit while that is at most L:
 //
 //       W <= floor(S L / k)          for each of the three per-SIMD limits L
-//       W <= LDS / LDS per work-group, in 512-byte granules (64 KiB a CU, 128 KiB a WGP)
+//       W <= LDS / LDS per work-group, in 512-byte granules (a CU's: 64 KiB, 160 KiB on gfx950; a
+//                                     WGP has two CUs' in WGP mode)
 //       W <= 16 barriers per CU      for work-groups of more than one wave (32 a WGP)
 //
 //   W is the smallest of the five; waves per SIMD = ceil(W k / S), reached on the busiest SIMD (the
 //   others hold that many or one fewer). One work-group alone puts ceil(k / S) waves on its busiest
 //   SIMD; W of them put fewer than W ceil(k / S) there when S does not divide k, because their
 //   extra waves land on different SIMDs.
+//
+// The resources of each processor are in core/amd/targets.h, as LLVM counts them. LLVM's own figure
+// (clang -Rpass-analysis=kernel-resource-usage: "Occupancy [waves/SIMD]"; LLVM 22's
+// GCNSubtarget::computeOccupancy) is the smallest of the VGPR, SGPR and work-group limits, and
+// differs from this one by design in four ways (tests/amd_occupancy_test.py checks the rest against
+// clang 22 on gfx942, gfx950, gfx1100 and gfx1201):
+//   - it takes the VGPR and SGPR waves per SIMD as they are (`vgpr_waves`, `sgpr_waves` here, which
+//     equal LLVM's), not rounded down to whole work-groups: gfx90a, 1024 work-items, 96 VGPRs is 5
+//     there, 4 here (below);
+//   - it judges the kernel's whole range of flat work-group sizes ([1, 1024] unless launch bounds
+//     or amdgpu_flat_work_group_size narrow it) and reports the best of them; here, the one block
+//     size the kernel is launched with (with amdgpu_flat_work_group_size(B, B) both judge B);
+//   - it divides the LDS by the kernel's bytes as they are (its own FIXME), not in 512-byte granules;
+//   - a work-group with more LDS than a CU has is 1 wave there, 0 here (it cannot run).
 //
 // Worked example: gfx90a (S = 4, at most 8 waves per SIMD), 1024 work-items of wave64 (k = 16, 4 waves
 // on each SIMD), 96 VGPRs (512 / 96: 5 waves per SIMD). Hardware: W <= 4 * 8 / 16 = 2; VGPRs: W <=
@@ -109,26 +103,27 @@ amd_occupancy_estimate amd_occupancy(const amd_target& t, const amd_kernel_use& 
 {
     using est = amd_occupancy_estimate;
     est e;
-    e.max_waves = t.max_waves;
-    if (k.block_size <= 0 || k.warp_size <= 0) return e;
-    const int cus = t.wgp && !k.cu_mode ? 2 : 1; // CUs one work-group may span
-    e.simds = t.simds_per_cu * cus;
+    const amdgpu::resources& r = t.r;
+    e.max_waves = r.max_waves;
+    if (k.block_size <= 0 || !amdgpu::runs_wave(t, k.warp_size)) return e;
+    const int cus = r.wgp && !k.cu_mode ? 2 : 1; // CUs one work-group may span
+    e.simds = r.simds_per_cu * cus;
     e.group_waves = (k.block_size + k.warp_size - 1) / k.warp_size;
 
     // Per SIMD, as LLVM counts them.
     const bool w32 = k.warp_size == 32;
-    const int granule = w32 ? t.vgpr_granule32 : t.vgpr_granule64, file = w32 ? t.vgprs32 : t.vgprs64;
-    const int vgprs = t.separate_agprs ? std::max(k.vgprs, k.agprs) : k.vgprs;
-    e.vgpr_waves = vgprs <= granule ? t.max_waves : std::min(file / int(round_up(vgprs, granule)), t.max_waves);
-    e.sgpr_waves = t.sgpr_limit ? std::min(sgpr_waves(k.sgprs), t.max_waves) : t.max_waves;
+    const int granule = w32 ? r.vgpr_granule32 : r.vgpr_granule64, file = w32 ? r.vgprs32 : r.vgprs64;
+    const int vgprs = t.agpr == amdgpu::agprs::separate ? std::max(k.vgprs, k.agprs) : k.vgprs;
+    e.vgpr_waves = vgprs <= granule ? r.max_waves : std::min(file / int(round_up(vgprs, granule)), int(r.max_waves));
+    e.sgpr_waves = r.sgpr_limit ? std::min(sgpr_waves(k.sgprs), int(r.max_waves)) : r.max_waves;
 
     // In whole work-groups.
     auto groups = [&](int waves_per_simd) { return int(int64_t(e.simds) * waves_per_simd / e.group_waves); };
-    e.groups_by_waves = groups(t.max_waves);
+    e.groups_by_waves = groups(r.max_waves);
     e.groups_by_vgprs = groups(e.vgpr_waves);
     e.groups_by_sgprs = groups(e.sgpr_waves);
     const int64_t lds = round_up(k.lds_bytes, lds_granule);
-    e.groups_by_lds = k.lds_bytes <= 0 ? est::unlimited : lds > t.lds_per_cu ? 0 : int(t.lds_per_cu * cus / lds);
+    e.groups_by_lds = k.lds_bytes <= 0 ? est::unlimited : lds > r.lds_per_cu ? 0 : int(r.lds_per_cu * cus / lds);
     e.groups_by_slots = e.group_waves == 1 ? est::unlimited : barriers_per_cu * cus;
 
     e.workgroups =

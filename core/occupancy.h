@@ -3,6 +3,8 @@
 // and the allocation rules below.
 #pragma once
 
+#include "core/amd/targets.h"
+
 #include <cstdint>
 #include <string>
 
@@ -40,23 +42,14 @@ occupancy_estimate nvidia_occupancy(const nvidia_sm& sm, const kernel_use& k);
 
 // ---- AMD: waves per SIMD from whole work-groups, after LLVM's AMDGPUBaseInfo -----------------------
 
-/// One AMD target's resources per SIMD and per CU (the table is in occupancy.cpp).
-struct amd_target {
-    const char* name; // "gfx90a"; also matches "gfx90a:xnack-" and the like
-    int max_waves;    // per SIMD
-    int vgpr_granule32, vgpr_granule64;
-    int vgprs32, vgprs64; // VGPR file per SIMD, in registers of a wave of that width
-    bool unified_agprs;   // gfx90a, gfx940: .vgpr_count already holds the AGPRs
-    bool separate_agprs;  // gfx908: an AGPR file as large as the VGPR file
-    bool sgpr_limit;      // gfx8 / gfx9: SGPRs cap the waves
-    int simds_per_cu;
-    int64_t lds_per_cu; // also the most one work-group can allocate
-    bool wgp;           // gfx10+: in WGP mode (hipcc's default) a work-group spans a WGP, two CUs
-};
+/// One AMD processor, from the one table of them (core/amd/targets.h): its resources per SIMD and
+/// per CU are `r`.
+using amd_target = amdgpu::processor;
 
-/// The table entry for a target name ("gfx90a", "gfx90a:sramecc+:xnack-"), or null.
+/// The processor of a target ID ("gfx90a", "gfx90a:sramecc+:xnack-") whose occupancy is modelled,
+/// or null.
 const amd_target* find_amd_target(const std::string& target);
-/// The names the table knows.
+/// The names of the processors whose occupancy is modelled.
 std::string amd_target_names();
 
 struct amd_kernel_use {

@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
-"""Cross-check of `wavebench inspect` against the compiler's own account: for every plugin source
-and AMD target, the VGPRs, AGPRs, SGPRs, LDS, scratch and spills that inspect reads from the
-built .so equal what `hipcc -Rpass-analysis=kernel-resource-usage` prints for the same source.
-Usage: amd_crosscheck_test.py BUILD_DIR SOURCE_DIR HIPCC TARGET..."""
+"""The oracle of `wavebench inspect`: every plugin kernel on every target of build/plugins/amd read a
+second time, independently, by LLVM's own tools of the compiler's LLVM version (llvm-objcopy takes
+the .hip_fatbin section out, clang-offload-bundler lists and unbundles its code objects, llvm-readobj
+--notes prints their AMDGPU metadata), and compared figure by figure with `inspect --json`: VGPRs,
+AGPRs, SGPRs, static LDS, scratch, spills, wave size (and WGP mode where the metadata records it).
+Every target the build was asked for must be there, unless <plugin>.so.omitted names it.
+tests/amd_occupancy_test.py checks the compiler's own remarks and occupancy on foreign kernels.
+Usage: amd_crosscheck_test.py BUILD_DIR SOURCE_DIR LLVM_TOOL_FOLDER TARGET...
+Skipped (77) when the folder lacks the tools."""
 import concurrent.futures
 import glob
 import json
@@ -10,81 +15,123 @@ import os
 import re
 import subprocess
 import sys
+import unittest
 
 import wbtest
-from wbtest import BUILD, SOURCE
+from wbtest import BUILD
 
-HIPCC, TARGETS = wbtest.ARGS[0], wbtest.ARGS[1:]
-REMARK = re.compile(r"remark:\s+(Function Name|SGPRs|VGPRs|AGPRs|ScratchSize \[bytes/lane\]|SGPRs Spill|VGPRs Spill|"
-                    r"LDS Size \[bytes/block\]): (\S+) \[-Rpass-analysis")
+TOOLS, TARGETS = (wbtest.ARGS[0] if wbtest.ARGS else ""), wbtest.ARGS[1:]
+OBJCOPY, BUNDLER, READOBJ = (os.path.join(TOOLS, t) for t in ("llvm-objcopy", "clang-offload-bundler", "llvm-readobj"))
+PLUGINS = os.path.join(BUILD, "plugins", "amd")
+DEVICE = "hipv4-amdgcn-amd-amdhsa--"
+# The metadata's key -> inspect's figure.
+FIGURES = {".vgpr_count": "vgprs", ".agpr_count": "agprs", ".sgpr_count": "sgprs",
+           ".group_segment_fixed_size": "static_lds_bytes", ".private_segment_fixed_size": "scratch_bytes",
+           ".vgpr_spill_count": "vgpr_spills", ".sgpr_spill_count": "sgpr_spills", ".wavefront_size": "wavefront_size"}
 
 
-def remarks(source, target):
-    """{kernel symbol: {figure: value}} as the compiler reports them for one target."""
-    cmd = [HIPCC, f"--offload-arch={target}", "-std=c++20", "-O3", "-x", "hip", "-c", source, "-o", os.devnull,
-           "--cuda-device-only", "-Rpass-analysis=kernel-resource-usage", "-I" + os.path.join(SOURCE, "core", "include")]
-    p = subprocess.run(cmd, capture_output=True, text=True)
+def run(*cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     if p.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed:\n{p.stderr[-2000:]}")
-    out, current = {}, None
-    for key, value in REMARK.findall(p.stderr):
-        if key == "Function Name":
-            current = out.setdefault(value, {})
-        else:
-            current[key] = int(value)
+    return p.stdout
+
+
+def notes(text):
+    """{code object file: [{key: value}]}: each kernel of amdhsa.kernels in llvm-readobj --notes."""
+    out, current, kernels = {}, None, None
+    for line in text.splitlines():
+        if line.startswith("File: "):
+            kernels = out.setdefault(line[6:].strip(), [])
+        elif line.startswith("amdhsa.") and not line.startswith("amdhsa.kernels"):
+            current = None  # the kernel list ended
+        elif m := re.match(r"^  - (\.[a-z_]+):\s*(.*)$", line):  # a kernel starts, with its first key
+            current = {}
+            kernels.append(current)
+            current[m.group(1)] = m.group(2).strip()
+        elif current is not None and (m := re.match(r"^    (\.[a-z_]+):\s*(.*)$", line)):
+            current[m.group(1)] = m.group(2).strip()
     return out
 
 
-def inspected(so):
-    p = wbtest.wb("inspect", so, "--json")
-    if p.returncode != 0:
-        raise RuntimeError(f"wavebench inspect {so} failed: {p.stderr}")
-    by = {}
-    for k in json.loads(p.stdout)["files"][0]["kernels"]:
-        by.setdefault(k["target"], {})[k["symbol"]] = k
-    return by
+def read_with_llvm(so, tmp):
+    """{(target, kernel name): metadata} of one .so, by LLVM's tools alone."""
+    base = os.path.join(tmp, os.path.basename(so))
+    run(OBJCOPY, f"--dump-section=.hip_fatbin={base}.fatbin", so, f"{base}.copy")
+    ids = [i for i in run(BUNDLER, "--list", "--type=o", f"--input={base}.fatbin").split() if i.startswith(DEVICE)]
+    if not ids:
+        return {}
+    outputs = [f"{base}.{i[len(DEVICE):].replace(':', '_')}.co" for i in ids]
+    run(BUNDLER, "--unbundle", "--type=o", f"--input={base}.fatbin", "--targets=" + ",".join(ids),
+        *[f"--output={o}" for o in outputs])
+    by_file = notes(run(READOBJ, "--notes", *outputs))
+    found = {}
+    for i, o in zip(ids, outputs):
+        for k in by_file[o]:
+            found[(i[len(DEVICE):], k[".name"])] = k
+    return found
 
 
-def check(source, target, from_inspect):
-    problems, compiled = [], remarks(source, target)
-    got = from_inspect.get(target, {})
-    if set(compiled) != set(got):
-        return [f"{target}: kernels differ: compiler {sorted(compiled)}, inspect {sorted(got)}"]
-    for symbol, r in compiled.items():
-        k = got[symbol]
-        agprs = r.get("AGPRs", 0)
-        # On gfx90a and gfx940 the code object's VGPR count holds the AGPRs too, after the VGPRs
-        # rounded up to 4; elsewhere they are counted apart.
-        unified = target.startswith(("gfx90a", "gfx94"))
-        vgprs = ((r["VGPRs"] + 3) // 4 * 4 + agprs) if unified and agprs else r["VGPRs"]
-        want = {"vgprs": vgprs, "agprs": agprs, "sgprs": r["SGPRs"], "static_lds_bytes": r["LDS Size [bytes/block]"],
-                "scratch_bytes": r["ScratchSize [bytes/lane]"], "vgpr_spills": r["VGPRs Spill"],
-                "sgpr_spills": r["SGPRs Spill"]}
-        for figure, value in want.items():
-            if k[figure] != value:
-                problems.append(f"{target} {symbol}: {figure} is {k[figure]} in inspect, {value} by the compiler")
-    return problems
+def omitted(so):
+    """The targets <so>.omitted says the build left out."""
+    try:
+        with open(so + ".omitted") as f:
+            return {line.split("\t")[0] for line in f if line.strip()}
+    except FileNotFoundError:
+        return set()
 
 
-def main():
-    sources = sorted(glob.glob(os.path.join(SOURCE, "plugins", "*", "*.hip")))
-    assert sources, "no plugin sources"
-    jobs, problems, checked = [], [], 0
-    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        for source in sources:
-            family = os.path.basename(os.path.dirname(source))
-            so = os.path.join(BUILD, "plugins", "amd", f"{family}_{os.path.basename(source)[:-4]}.so")
-            from_inspect = inspected(so)
-            for target in TARGETS:
-                jobs.append((source, target, pool.submit(check, source, target, from_inspect)))
-        for source, target, job in jobs:
-            found = job.result()
-            checked += 1
-            problems += [f"{os.path.relpath(source, SOURCE)}: {p}" for p in found]
-    print(f"{checked} plugin x target pairs cross-checked against -Rpass-analysis=kernel-resource-usage")
-    for p in problems:
-        print("MISMATCH", p)
-    sys.exit(1 if problems else 0)
+class Oracle(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.files = sorted(glob.glob(os.path.join(PLUGINS, "*.so")))
+        assert cls.files, f"no amd plugins in {PLUGINS}"
+        tmp = wbtest.tempdir()
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            llvm = pool.map(lambda so: read_with_llvm(so, tmp), cls.files)
+            p = wbtest.wb("inspect", *cls.files, "--json", unset=("WAVEBENCH_PLUGIN_PATH",))
+            cls.llvm = dict(zip(cls.files, llvm))
+        assert p.returncode == 0, p.stderr
+        cls.inspected = {}
+        for f in json.loads(p.stdout)["files"]:
+            cls.inspected[f["file"]] = {(k["target"], k["symbol"]): k for k in f["kernels"]}
+
+    def test_every_target_asked_for_is_built_or_omitted_with_a_reason(self):
+        wrong = []
+        for so in self.files:
+            built = {t for t, _ in self.llvm[so]}
+            want = set(TARGETS) - omitted(so)
+            if built != want:
+                wrong.append(f"{os.path.basename(so)}: LLVM finds {sorted(built)}, the build asked for {sorted(want)}")
+        self.assertEqual(wrong, [])
+
+    def test_inspect_reads_every_kernel_as_llvm_does(self):
+        wrong, checked = [], 0
+        for so in self.files:
+            name, llvm, mine = os.path.basename(so), self.llvm[so], self.inspected.get(so, {})
+            if set(llvm) != set(mine):
+                wrong.append(f"{name}: kernels differ: LLVM {sorted(set(llvm) - set(mine))}, "
+                             f"inspect {sorted(set(mine) - set(llvm))}")
+                continue
+            for key, meta in llvm.items():
+                k = mine[key]
+                checked += 1
+                for field, figure in FIGURES.items():
+                    want = int(meta.get(field, "0"))  # no .agpr_count on targets without AGPRs
+                    if k[figure] != want:
+                        wrong.append(f"{name} {key[0]} {key[1]}: {figure} is {k[figure]} in inspect, {field} {want}")
+                if ".workgroup_processor_mode" in meta and k["wgp_mode"] != (meta[".workgroup_processor_mode"] == "1"):
+                    wrong.append(f"{name} {key[0]} {key[1]}: wgp_mode is {k['wgp_mode']} in inspect, "
+                                 f".workgroup_processor_mode {meta['.workgroup_processor_mode']}")
+        print(f"{checked} (kernel, target) pairs of {len(self.files)} plugins read by {TOOLS} and by inspect")
+        self.assertEqual(wrong, [])
+        self.assertGreater(checked, len(self.files))
 
 
-main()
+if __name__ == "__main__":
+    missing = [t for t in (OBJCOPY, BUNDLER, READOBJ) if not os.access(t, os.X_OK)]
+    if not TOOLS or missing:
+        print(f"skipped: the compiler's LLVM tools are not there ({', '.join(missing) or 'no folder given'}): "
+              "Debian: apt-get install llvm-<N> clang-tools-<N> for the compiler's clang <N>")
+        sys.exit(77)
+    wbtest.main()

@@ -188,13 +188,35 @@ BOOST_AUTO_TEST_CASE(instructions_are_classed_by_their_mnemonic)
         {"ds_read_b32 v1, v0", isa_class::lds},
         {"ds_bpermute_b32 v1, v0, v2", isa_class::lds},
         {"exp mrt0 v0, v0, v0, v0 done vm", isa_class::other},
+        // RDNA 3 and 4 (gfx11, gfx12), as llvm-objdump-22 writes them
+        {"v_dual_mul_f32 v0, v1, v2 :: v_dual_add_f32 v3, v4, v5", isa_class::valu},
+        {"v_fmac_f32_e32 v3, s2, v2", isa_class::valu},
+        {"s_delay_alu instid0(VALU_DEP_1) | instskip(SKIP_1) | instid1(VALU_DEP_1)", isa_class::waitcnt},
+        {"s_wait_loadcnt 0x0", isa_class::waitcnt},
+        {"s_wait_kmcnt 0x0", isa_class::waitcnt},
+        {"s_wait_loadcnt_dscnt 0x0", isa_class::waitcnt},
+        {"s_wait_storecnt 0x0", isa_class::waitcnt},
+        {"s_wait_alu 0xfffe", isa_class::waitcnt},
+        {"s_load_b128 s[4:7], s[0:1], null", isa_class::smem},
+        {"s_prefetch_data s[0:1], 0x0, null, 0", isa_class::smem},
+        {"global_load_b32 v1, v0, s[0:1] offset:4", isa_class::vmem},
+        {"buffer_load_b32 v0, off, s[0:3], null", isa_class::vmem},
+        {"ds_load_b32 v3, v0", isa_class::lds},
+        {"ds_store_b32 v0, v1", isa_class::lds},
+        {"lds_param_load v0, attr0.x wait_vdst:0", isa_class::lds},
+        {"s_barrier_signal -1", isa_class::salu},
+        {"s_barrier_wait 0xffff", isa_class::salu}, // as gfx9-11's s_barrier
+        {"s_call_b64 s[30:31], 8", isa_class::branch},
+        {"s_and_saveexec_b32 s3, vcc_lo", isa_class::salu},
+        {"export mrt0 v0, v0, v0, v0 done", isa_class::other},
     };
     for (const auto& [text, c] : known) {
         BOOST_TEST_INFO(text);
         BOOST_CHECK_EQUAL(int(wb::classify(text)), int(c));
     }
     for (const char* w : {"s_and_saveexec_b64 s[0:1], vcc", "s_mov_b64 exec, s[0:1]", "s_or_b32 exec_lo, exec_lo, s0",
-                          "s_andn2_wrexec_b64 s[2:3], s[4:5]", "v_cmpx_gt_u32_e32 s0, v0"}) {
+                          "s_andn2_wrexec_b64 s[2:3], s[4:5]", "v_cmpx_gt_u32_e32 s0, v0",
+                          "s_and_saveexec_b32 s3, vcc_lo", "v_cmpx_lt_i32_e32 0, v1"}) {
         BOOST_TEST_INFO(w);
         BOOST_CHECK(wb::writes_exec(w));
     }
@@ -340,29 +362,40 @@ BOOST_AUTO_TEST_CASE(target_ids_are_read_by_their_grammar)
     }
 }
 
-BOOST_AUTO_TEST_CASE(the_occupancy_table_names_only_processors_the_reader_knows)
+BOOST_AUTO_TEST_CASE(the_one_table_of_processors_is_consistent)
 {
-    // core/amd/targets.h is the one table of processors (EF_AMDGPU_MACH codes, AGPRs); the
-    // occupancy table adds resources for some of them and must agree on the AGPRs.
-    for (const auto& p : wb::amdgpu::processors) {
+    // core/amd/targets.h is the one table of processors: EF_AMDGPU_MACH codes, features, AGPRs and
+    // the resources occupancy counts; the occupancy model finds its targets there.
+    namespace gpu = wb::amdgpu;
+    for (const auto& p : gpu::processors) {
         BOOST_TEST_INFO(p.name);
-        BOOST_CHECK_EQUAL(wb::amdgpu::find_processor(p.mach), &p); // no code twice
-        BOOST_CHECK(wb::amdgpu::is_target_id(p.name));
-        if (const wb::amd_target* t = wb::find_amd_target(p.name)) {
-            BOOST_CHECK_EQUAL(t->unified_agprs, p.agpr == wb::amdgpu::agprs::unified);
-            BOOST_CHECK_EQUAL(t->separate_agprs, p.agpr == wb::amdgpu::agprs::separate);
-        }
+        BOOST_CHECK_EQUAL(gpu::find_processor(p.mach), &p); // no code twice
+        BOOST_CHECK_EQUAL(gpu::find_processor(std::string_view(p.name)), &p);
+        BOOST_CHECK(gpu::is_target_id(p.name));
+        BOOST_CHECK_EQUAL(std::string_view(p.name).ends_with("-generic"), p.generic);
+        BOOST_CHECK_EQUAL(wb::find_amd_target(p.name), gpu::modelled(p) ? &p : nullptr);
+        if (!gpu::modelled(p)) continue;
+        const gpu::resources& r = p.r;
+        BOOST_CHECK(r.default_wave == 64 ? p.major < 10 : p.major >= 10); // wave64 on gfx9, wave32 on gfx10+
+        BOOST_CHECK(gpu::runs_wave(p, 64));
+        BOOST_CHECK_EQUAL(gpu::runs_wave(p, 32), p.major >= 10); // RDNA runs both
+        BOOST_CHECK_EQUAL(r.sgpr_limit, p.major < 10);
+        BOOST_CHECK_EQUAL(r.wgp, p.major >= 10);
+        BOOST_CHECK_EQUAL(r.simds_per_cu, p.major >= 10 ? 2 : 4);
+        BOOST_CHECK_EQUAL(r.vgprs64 % r.vgpr_granule64, 0);
+        if (r.vgprs32) BOOST_CHECK_EQUAL(r.vgprs32, 2 * r.vgprs64); // a wave64 register is two wave32 ones
+        // The unified VGPR/AGPR file is twice the VGPRs a wave can address.
+        BOOST_CHECK_EQUAL(r.vgprs64 == 512 && p.major == 9, p.agpr == gpu::agprs::unified);
     }
-    std::string names = wb::amd_target_names();
-    for (size_t at = 0; at < names.size();) {
-        const size_t end = std::min(names.find(", ", at), names.size());
-        const std::string name = names.substr(at, end - at);
-        BOOST_TEST_INFO(name);
-        BOOST_CHECK(wb::amdgpu::find_processor(std::string_view(name)));
-        at = end + 2;
-    }
-    BOOST_CHECK_EQUAL(wb::amdgpu::major_version(*wb::amdgpu::find_processor(std::string_view("gfx90a"))), 9);
-    BOOST_CHECK_EQUAL(wb::amdgpu::major_version(*wb::amdgpu::find_processor(std::string_view("gfx1030"))), 10);
+    BOOST_CHECK_EQUAL(gpu::find_processor(std::string_view("gfx950"))->r.lds_per_cu, 160u * 1024);
+    BOOST_CHECK_EQUAL(gpu::find_processor(std::string_view("gfx1201"))->r.vgprs32, 1536); // 1.5x the file
+    BOOST_CHECK_EQUAL(gpu::find_processor(std::string_view("gfx1102"))->r.vgprs32, 1024);
+    BOOST_CHECK_EQUAL(gpu::find_processor(uint8_t(0x51))->name, std::string("gfx9-generic"));
+    BOOST_CHECK_EQUAL(gpu::find_processor(uint8_t(0x4e))->name, std::string("gfx1201"));
+    for (const char* id : {"gfx9-generic", "gfx9-4-generic:sramecc+", "gfx12-generic", "gfx10-3-generic"})
+        BOOST_CHECK_MESSAGE(gpu::is_target_id(id), id);
+    for (const char* id : {"gfx9-", "gfx9-generic-", "gfx9-4-genericx", "gfx-generic", "gfx9-4-:generic"})
+        BOOST_CHECK_MESSAGE(!gpu::is_target_id(id), id);
 }
 
 BOOST_AUTO_TEST_CASE(a_baseline_not_as_written_is_refused_saying_why)

@@ -24,7 +24,7 @@ namespace wb::amd_inspect {
 namespace {
 
 constexpr char bundle_magic[] = "__CLANG_OFFLOAD_BUNDLE__";
-constexpr char compressed_magic[] = "CCOB"; // ROCm 6's --offload-compress
+constexpr char compressed_magic[] = "CCOB"; // clang --offload-compress (compressed.cpp)
 constexpr size_t magic_size = sizeof bundle_magic - 1;
 constexpr size_t index_record = 24;     // an entry's offset, size and ID size, before its ID
 constexpr uint64_t max_entry_id = 1024; // bytes: longer is no entry clang writes
@@ -32,8 +32,9 @@ constexpr uint64_t max_entry_id = 1024; // bytes: longer is no entry clang write
 // ---- offload bundles ------------------------------------------------------------------------------
 
 /// A bundle entry's ID, "<kind>-<triple>[-[-<target ID>]]", parsed: kind "hipv4", triple
-/// "amdgcn-amd-amdhsa", target "gfx90a:xnack-"; or kind "host", triple
-/// "x86_64-unknown-linux-gnu", no target. Null when `id` is not of this form.
+/// "amdgcn-amd-amdhsa", target "gfx90a:xnack-"; or kind "host", triple "x86_64-unknown-linux-gnu"
+/// (clang 22: "host-x86_64-unknown-linux-gnu-"), "x86_64-unknown-linux" (clang 15; clang 19 ends it
+/// with "--"), no target. Null when `id` is not of this form.
 struct entry_id {
     std::string kind, triple, target;
 };
@@ -50,8 +51,8 @@ std::optional<entry_id> parse_entry_id(std::string_view id)
     entry_id e{std::string(id.substr(0, dash)), "", ""};
     std::string_view rest = id.substr(dash + 1);
     if (const size_t cut = rest.find("--"); cut != std::string_view::npos) {
-        e.target = rest.substr(cut + 2);
-        if (!gpu::is_target_id(e.target)) return std::nullopt;
+        e.target = rest.substr(cut + 2); // empty in clang 19's host entry, "host-x86_64-unknown-linux--"
+        if (!e.target.empty() && !gpu::is_target_id(e.target)) return std::nullopt;
         rest = rest.substr(0, cut);
     } else if (rest.ends_with('-')) {
         rest.remove_suffix(1);
@@ -217,22 +218,30 @@ size_t read_bundle(span s, size_t base, bool with_instructions, findings& out)
 }
 
 /// The code objects of the clang offload bundles laid one after another in `s` (the whole of a
-/// .hip_fatbin section or a bundle file), with zero padding between them.
-void read_bundles(span s, bool with_instructions, findings& out)
+/// .hip_fatbin section or a bundle file), with zero padding between them; each compressed or not
+/// (`compressed`: `s` is a compressed bundle's content, which holds no compressed bundle).
+void read_bundles(span s, bool with_instructions, findings& out, bool compressed = false)
 {
     bool any = false;
     for (size_t at = 0;;) {
         while (at < s.size && s.data[at] == 0) ++at; // the linker pads between bundles
         if (at == s.size) break;
-        if (s.size - at >= 4 && std::memcmp(s.data + at, compressed_magic, 4) == 0) {
-            out.error(nullptr, "bundle",
-                      "its offload bundles are compressed (ROCm 6's --offload-compress), which this "
-                      "reader does not decompress: rebuild without it");
-            return;
+        if (!compressed && s.size - at >= 4 && std::memcmp(s.data + at, compressed_magic, 4) == 0) {
+            try {
+                const decompressed d = decompress_bundle({s.data + at, s.size - at});
+                read_bundles({d.bytes.data(), d.bytes.size()}, with_instructions, out, true);
+                at += d.taken;
+            } catch (const bad_input& e) {
+                out.error(nullptr, e.field, "the compressed offload bundle at offset " + hex(at) + " " + e.what());
+                return;
+            }
+            any = true;
+            continue;
         }
         if (s.size - at < magic_size + 8 || std::memcmp(s.data + at, bundle_magic, magic_size) != 0) {
             out.error(nullptr, "bundle",
-                      "bytes at offset " + hex(at) + " are neither an offload bundle nor zero padding");
+                      "bytes at offset " + hex(at) + (compressed ? " of a decompressed bundle" : "") +
+                          " are neither an offload bundle nor zero padding");
             return;
         }
         at = read_bundle(s, at, with_instructions, out);
@@ -241,7 +250,8 @@ void read_bundles(span s, bool with_instructions, findings& out)
     if (!any) out.error(nullptr, "bundle", "it holds no offload bundle");
 }
 
-/// The code objects in `file`: a host shared object, an offload bundle or a bare code object.
+/// The code objects in `file`: a host shared object, an offload bundle (compressed or not) or a bare
+/// code object.
 /// Throws std::runtime_error when the file is none of these or where its device code is cannot be
 /// told; an error in `out` for each part that cannot be read.
 void inspect(span file, bool with_instructions, findings& out)
@@ -249,9 +259,7 @@ void inspect(span file, bool with_instructions, findings& out)
     if (file.size >= magic_size && std::memcmp(file.data, bundle_magic, magic_size) == 0)
         return read_bundles(file, with_instructions, out);
     if (file.size >= 4 && std::memcmp(file.data, compressed_magic, 4) == 0)
-        throw std::runtime_error(
-            "a compressed offload bundle (ROCm 6's --offload-compress), which this reader does not "
-            "decompress");
+        return read_bundles(file, with_instructions, out);
     if (file.size < 20 || std::memcmp(file.data, elf_magic, 4) != 0)
         throw std::runtime_error("neither an ELF file nor an offload bundle");
     uint16_t machine;

@@ -90,24 +90,42 @@ target_id parse_target(const std::string& id)
     return t;
 }
 
+/// The code object version of `co`: its EI_ABIVERSION (AMDHSA: 0 for v2 ... 4 for v6) plus 2.
+int code_object_version(span co) { return static_cast<unsigned char>(co.data[EI_ABIVERSION]) + 2; }
+
 /// The target a code object's e_flags name: the processor (EF_AMDGPU_MACH, the low byte) and, from
-/// code object v4 (EI_ABIVERSION 2), sramecc and xnack where the processor has them (each
-/// unsupported, any, off or on). Of v2 and v3 code objects, only the processor.
-target_id target_of(span co)
+/// code object v4, sramecc and xnack where the processor has them (each unsupported, any, off or
+/// on); from v6, a generic target's EF_AMDGPU_GENERIC_VERSION (bits 24-31: 0 for any other
+/// processor). Of v2 and v3 code objects, only the processor.
+target_id target_of(span co, int& generic_version)
 {
     Elf64_Ehdr eh;
     std::memcpy(&eh, co.data, sizeof eh); // check_code_object saw the whole header
     const uint32_t flags = eh.e_flags;
+    const int version = code_object_version(co);
+    if (version > 6)
+        throw bad_input("EI_ABIVERSION", "its code object is v" + std::to_string(version) + " (EI_ABIVERSION " +
+                                             std::to_string(version - 2) +
+                                             "), newer than this reader knows (v2 to v6)");
     target_id t{gpu::find_processor(uint8_t(flags & 0xff)), {}};
     if (!t.processor)
         throw bad_input("e_flags", "its code object's e_flags (" + hex(flags) + ") name no processor LLVM knows");
-    if (eh.e_ident[EI_ABIVERSION] < 2) return t;
+    generic_version = int(flags >> 24);
+    const std::string says = "its code object's e_flags (" + hex(flags) + ")";
+    if (t.processor->generic && (version < 6 || generic_version == 0))
+        throw bad_input("e_flags",
+                        says + " name the generic target " + t.processor->name +
+                            (version < 6 ? " in a code object v" + std::to_string(version) + ": generic targets need v6"
+                                         : " with no generic version (bits 24-31)"));
+    if (!t.processor->generic && generic_version != 0)
+        throw bad_input("e_flags", says + " give " + t.processor->name +
+                                       ", which is no generic target, a generic version (bits 24-31)");
+    if (version < 4) return t;
     auto feature = [&](const char* name, bool has, uint32_t mask) {
         const uint32_t v = (flags & mask) / (mask & ~(mask << 1)); // 0 unsupported, 1 any, 2 off, 3 on
         if ((v == 0) == has)
-            throw bad_input("e_flags", std::string("its code object's e_flags (") + hex(flags) + ") record " + name +
-                                           (has ? " as unsupported on " : " on ") + t.processor->name +
-                                           (has ? ", which has it" : ", which has none"));
+            throw bad_input("e_flags", says + " record " + name + (has ? " as unsupported on " : " on ") +
+                                           t.processor->name + (has ? ", which has it" : ", which has none"));
         if (v >= 2) t.features[name] = v == 3 ? '+' : '-';
     };
     feature("sramecc", t.processor->sramecc, 0xc00); // EF_AMDGPU_FEATURE_SRAMECC_V4
@@ -117,12 +135,12 @@ target_id target_of(span co)
 
 /// The target of the code object `co`: its e_flags', which must agree with `label`, its bundle
 /// entry's target ID ("gfx90a:xnack-"), if it has one. Its name is `label`, or else the e_flags'.
-std::string checked_target(span co, const std::string& label, target_id& t)
+std::string checked_target(span co, const std::string& label, target_id& t, int& generic_version)
 {
     const std::optional<target_id> named = label.empty() ? std::nullopt : std::optional(parse_target(label));
     check_code_object(co);
-    t = target_of(co);
-    const bool v4 = static_cast<unsigned char>(co.data[EI_ABIVERSION]) >= 2;
+    t = target_of(co, generic_version);
+    const bool v4 = code_object_version(co) >= 4;
     if (named && (named->processor != t.processor || (v4 && named->features != t.features)))
         throw bad_input("e_flags", "the bundle entry is for " + label + ", its code object (e_flags " +
                                        hex(u32(co.data + offsetof(Elf64_Ehdr, e_flags))) + ") for " + to_string(t));
@@ -161,7 +179,8 @@ json kernels_json(const std::vector<kernel>& kernels)
                        {"sgpr_spill_count", k.sgpr_spills},
                        {"wavefront_size", k.warp_size},
                        {"max_flat_workgroup_size", k.max_workgroup},
-                       {"kernarg_segment_size", k.kernarg_size}});
+                       {"kernarg_segment_size", k.kernarg_size},
+                       {"wgp_mode", k.wgp_mode ? json(*k.wgp_mode) : json(nullptr)}});
     return out;
 }
 
@@ -171,14 +190,19 @@ json kernels_json(const std::vector<kernel>& kernels)
 json read_code_object(span co, const std::string& label, bool with_instructions)
 {
     target_id t{};
-    const std::string target = checked_target(co, label, t);
+    int generic_version = 0;
+    const std::string target = checked_target(co, label, t, generic_version);
     const comgr_data data(co);
     const std::string isa = isa_name(data);
-    const std::vector<kernel> kernels = read_kernels(data);
+    std::vector<kernel> kernels = read_kernels(data);
     check_descriptors(co, kernels, *t.processor);
     json out = kernels_json(kernels);
     if (with_instructions && !kernels.empty()) add_instructions(out, co, kernels, isa, target);
-    return {{"isa", isa.empty() ? json(nullptr) : json(isa)}, {"target", target}, {"kernels", out}};
+    return {{"isa", isa.empty() ? json(nullptr) : json(isa)},
+            {"target", target},
+            {"code_object_version", code_object_version(co)},
+            {"generic_version", t.processor->generic ? json(generic_version) : json(nullptr)},
+            {"kernels", out}};
 }
 
 } // namespace

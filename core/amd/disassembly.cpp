@@ -1,9 +1,13 @@
 // The AMD code-object reader's disassembly of each kernel: by comgr where it knows the target,
-// else by llvm-objdump, run as a child process with a time and output limit.
+// else by the newest llvm-objdump on PATH that knows it, run as a child process with a time and
+// output limit.
 #include "core/amd/reader.h"
 
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -19,6 +23,8 @@ extern char** environ;
 namespace wb::amd_inspect {
 
 namespace {
+
+namespace fs = std::filesystem;
 
 /// The disassembly of `code` (one function's bytes) by comgr, an instruction per string.
 struct disassembly {
@@ -83,10 +89,11 @@ std::map<std::string, std::vector<std::string>> instructions_of(span co, const s
 }
 
 /// The standard output of `argv` (its program found on PATH, run without a shell, with this
-/// process's environment, standard input and error on /dev/null), or nothing when it cannot be
+/// process's environment, standard input on /dev/null, standard error to `error_file`), or nothing when it cannot be
 /// started or exits other than 0. One that runs past `seconds`, or writes more than `limit`
 /// bytes, is killed and throws: a pathological input must not hang the reader.
-std::optional<std::string> run_program(const std::vector<std::string>& argv, int seconds, size_t limit)
+std::optional<std::string> run_program(const std::vector<std::string>& argv, int seconds, size_t limit,
+                                       const char* error_file = "/dev/null")
 {
     int out[2];
     if (pipe2(out, O_CLOEXEC) != 0)
@@ -95,7 +102,7 @@ std::optional<std::string> run_program(const std::vector<std::string>& argv, int
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, error_file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
@@ -149,37 +156,70 @@ std::optional<std::string> run_program(const std::vector<std::string>& argv, int
     return text;
 }
 
-/// The same through LLVM's llvm-objdump (Debian's llvm-15, which hipcc depends on), for targets
-/// this libamd-comgr does not know (ROCm 5.2's predates gfx940): the code object goes to a
-/// temporary file, and each function's lines are read back.
-std::map<std::string, std::vector<std::string>> objdump_instructions(span co, const std::string& target,
-                                                                     const std::set<std::string>& names)
+/// An llvm-objdump: where it is, and the LLVM major version it is of (0: not known).
+struct objdump {
+    std::string path;
+    int version;
+};
+
+/// The LLVM major version of an llvm-objdump: its name's ("llvm-objdump-22"), or else what it says
+/// (`--version`: "LLVM version 19.1.7"); 0 when neither tells.
+int version_of(const fs::path& program)
 {
-    if (!gpu::is_target_id(target)) throw std::runtime_error("not a target ID"); // read_code_object checked it
-    char path[] = "/tmp/wavebench-code-object-XXXXXX";
-    const int fd = mkstemp(path);
-    if (fd < 0) throw std::runtime_error("cannot write a temporary file for llvm-objdump");
-    struct remove_at_exit {
-        const char* path;
-        ~remove_at_exit() { unlink(path); }
-    } remove{path};
-    const bool written = write(fd, co.data, co.size) == ssize_t(co.size);
-    close(fd);
-    if (!written) throw std::runtime_error("cannot write a temporary file for llvm-objdump");
-    std::optional<std::string> listing;
-    for (const char* objdump : {"llvm-objdump-15", "llvm-objdump"}) {
-        constexpr int seconds = 60;
-        constexpr size_t limit = size_t(256) << 20;
-        listing =
-            run_program({objdump, "-d", "--no-show-raw-insn", "--mcpu=" + target.substr(0, target.find(':')), path},
-                        seconds, limit);
-        if (listing) break;
+    const std::string name = program.filename().string(), prefix = "llvm-objdump-";
+    if (name.starts_with(prefix)) return std::atoi(name.c_str() + prefix.size());
+    std::optional<std::string> said;
+    try {
+        said = run_program({program.string(), "--version"}, 10, 1 << 16);
+    } catch (const std::exception&) {
     }
+    const size_t at = said ? said->find("LLVM version ") : std::string::npos;
+    return at == std::string::npos ? 0 : std::atoi(said->c_str() + at + 13);
+}
+
+/// Every llvm-objdump this process can run, newest LLVM first: llvm-objdump-N and llvm-objdump in
+/// each folder of PATH, and in $ROCM_PATH/llvm/bin (a ROCm's own); each program once.
+const std::vector<objdump>& objdumps()
+{
+    static const std::vector<objdump> found = [] {
+        std::vector<std::string> dirs;
+        const char* path = std::getenv("PATH");
+        for (std::string_view rest = path ? path : ""; !rest.empty();) {
+            const size_t colon = std::min(rest.find(':'), rest.size());
+            if (colon > 0) dirs.emplace_back(rest.substr(0, colon));
+            rest.remove_prefix(std::min(colon + 1, rest.size()));
+        }
+        if (const char* rocm = std::getenv("ROCM_PATH"); rocm && *rocm) dirs.push_back(std::string(rocm) + "/llvm/bin");
+        std::vector<objdump> out;
+        std::set<fs::path> seen; // llvm-objdump-19 and /usr/lib/llvm-19/bin/llvm-objdump are one program
+        for (const auto& dir : dirs) {
+            std::error_code ec;
+            for (const auto& e : fs::directory_iterator(dir, ec)) {
+                const std::string name = e.path().filename().string();
+                const bool numbered = name.starts_with("llvm-objdump-") && name.size() <= 16 &&
+                                      name.find_first_not_of("0123456789", 13) == std::string::npos;
+                if ((name != "llvm-objdump" && !numbered) || access(e.path().c_str(), X_OK) != 0) continue;
+                if (seen.insert(fs::canonical(e.path(), ec)).second) out.push_back({e.path().string(), 0});
+            }
+        }
+        for (auto& o : out) o.version = version_of(o.path);
+        std::stable_sort(out.begin(), out.end(),
+                         [](const objdump& a, const objdump& b) { return a.version > b.version; });
+        return out;
+    }();
+    return found;
+}
+
+/// Each named function's lines of an llvm-objdump listing, cut after its last s_endpgm (objdump
+/// runs on into the padding).
+std::map<std::string, std::vector<std::string>> functions_of(const std::string& listing,
+                                                             const std::set<std::string>& names)
+{
     std::map<std::string, std::vector<std::string>> out;
     std::vector<std::string>* current = nullptr;
-    for (size_t at = 0; listing && at < listing->size();) {
-        const size_t eol = std::min(listing->find('\n', at), listing->size());
-        std::string line = listing->substr(at, eol - at);
+    for (size_t at = 0; at < listing.size();) {
+        const size_t eol = std::min(listing.find('\n', at), listing.size());
+        std::string line = listing.substr(at, eol - at);
         at = eol + 1;
         while (!line.empty() && line.back() == ' ') line.pop_back();
         const size_t open = line.find(" <"), close = line.rfind(">:");
@@ -196,13 +236,55 @@ std::map<std::string, std::vector<std::string>> objdump_instructions(span co, co
             current->push_back(i);
         }
     }
-    for (auto& [name, lines] : out) { // objdump runs on into the padding (s_nop) after the last s_endpgm
+    for (auto& [name, lines] : out) {
         size_t end = lines.size();
         while (end > 0 && lines[end - 1].rfind("s_endpgm", 0) != 0) --end;
         if (end > 0) lines.resize(end);
     }
-    if (out.empty()) throw std::runtime_error("neither this libamd-comgr nor llvm-objdump-15 disassembles " + target);
     return out;
+}
+
+/// A temporary file, removed at scope exit.
+struct temp_file {
+    char path[40] = "/tmp/wavebench-code-object-XXXXXX";
+    int fd = mkstemp(path);
+    ~temp_file()
+    {
+        if (fd >= 0) unlink(path), unlink((std::string(path) + ".err").c_str());
+    }
+};
+
+/// The same through the newest llvm-objdump that knows `target` (objdumps()), for targets this
+/// libamd-comgr does not know (ROCm 5.2's predates gfx940): the code object goes to a temporary
+/// file, and each function's lines are read back. `used` names the llvm-objdump.
+std::map<std::string, std::vector<std::string>>
+objdump_instructions(span co, const std::string& target, const std::set<std::string>& names, std::string& used)
+{
+    if (!gpu::is_target_id(target)) throw std::runtime_error("not a target ID"); // read_code_object checked it
+    const temp_file file;
+    const bool written = file.fd >= 0 && write(file.fd, co.data, co.size) == ssize_t(co.size);
+    if (file.fd >= 0) close(file.fd);
+    if (!written) throw std::runtime_error("cannot write a temporary file for llvm-objdump");
+    const std::string cpu = target.substr(0, target.find(':')), errors = std::string(file.path) + ".err";
+    std::string tried;
+    for (const objdump& o : objdumps()) {
+        constexpr int seconds = 60;
+        constexpr size_t limit = size_t(256) << 20;
+        const auto listing = run_program({o.path, "-d", "--no-show-raw-insn", "--mcpu=" + cpu, file.path}, seconds,
+                                         limit, errors.c_str());
+        tried += (tried.empty() ? "" : ", ") + fs::path(o.path).filename().string();
+        std::ifstream said(errors);
+        const std::string complaint((std::istreambuf_iterator<char>(said)), std::istreambuf_iterator<char>());
+        if (!listing || complaint.find("not a recognized processor") != std::string::npos) continue;
+        auto out = functions_of(*listing, names);
+        if (out.empty()) continue;
+        used = o.path + (o.version ? " (LLVM " + std::to_string(o.version) + ")" : "");
+        return out;
+    }
+    throw std::runtime_error("neither this libamd-comgr nor " +
+                             (tried.empty() ? std::string("an llvm-objdump (none on PATH: Debian's llvm-22 has one)")
+                                            : "an llvm-objdump on PATH (" + tried + ")") +
+                             " disassembles " + cpu);
 }
 
 } // namespace
@@ -214,7 +296,7 @@ void add_instructions(json& out, span co, const std::vector<kernel>& kernels, co
     std::set<std::string> names;
     for (const kernel& k : kernels) names.insert(k.name);
     std::map<std::string, std::vector<std::string>> code;
-    std::string why;
+    std::string why, used = "libamd_comgr";
     // comgr only for a processor it knows (it named the ISA), and without the features (xnack,
     // sramecc), which do not change the decoding: ROCm 5.2's comgr misreads them, and its LLVM
     // prints garbage about it.
@@ -223,7 +305,7 @@ void add_instructions(json& out, span co, const std::vector<kernel>& kernels, co
         code = instructions_of(co, isa.substr(0, isa.find(':')), names);
     } catch (const std::exception&) {
         try {
-            code = objdump_instructions(co, target, names);
+            code = objdump_instructions(co, target, names, used);
         } catch (const std::exception& e) { // the other targets are still read
             why = e.what();
         }
@@ -231,6 +313,7 @@ void add_instructions(json& out, span co, const std::vector<kernel>& kernels, co
     for (auto& k : out) {
         const auto it = code.find(k["name"].get<std::string>());
         k["instructions"] = it == code.end() ? json(nullptr) : json(it->second);
+        k["disassembler"] = it == code.end() ? json(nullptr) : json(used);
         if (it == code.end()) k["instructions_missing"] = why.empty() ? "no code for its symbol" : why;
     }
 }

@@ -10,13 +10,16 @@ extern "C" {
 /// Reads every AMDGPU code object in the `size` bytes at `data`: a host shared object with clang
 /// offload bundles in .hip_fatbin, a bundle file, or a bare code object (the caller reads the file:
 /// harness/common/files.h). Each kernel with "instructions" (its disassembly, one instruction per
-/// string, or null and "instructions_missing": why) when `with_instructions`. Returns JSON, to be
+/// string, and "disassembler": "libamd_comgr" or the llvm-objdump used, with its LLVM version; or
+/// null and "instructions_missing": why) when `with_instructions`. Returns JSON, to be
 /// freed with wavebench_amd_free:
 ///   {"code_objects": [{"target": "gfx90a", "isa": ..., "bundle_entry": ...,
+///     "code_object_version": 2 to 6, "generic_version": (a generic target's, else null),
 ///     "kernels": [{"name", "symbol", "vgpr_count", "agpr_count", "sgpr_count",
 ///                  "group_segment_fixed_size", "private_segment_fixed_size", "vgpr_spill_count",
 ///                  "sgpr_spill_count", "wavefront_size", "max_flat_workgroup_size",
-///                  "kernarg_segment_size"}]}],
+///                  "kernarg_segment_size", "wgp_mode" (gfx10+: the descriptor's WGP_MODE, else
+///                  null)}]}],
 ///    "errors": [{"entry": "hipv4-amdgcn-amd-amdhsa--gfx90a", "field": "e_flags", "reason": ...}]}
 /// Every figure is a whole number checked against the code object (its kernel descriptor where
 /// one records it); "agpr_count" alone is null, for targets without AGPRs; names are printable

@@ -148,6 +148,7 @@ struct kernel {
     std::string name, symbol;
     int64_t vgprs, sgprs, lds, scratch, vgpr_spills, sgpr_spills, warp_size, max_workgroup, kernarg_size;
     std::optional<int64_t> agprs; // LLVM gives none for targets without AGPRs
+    std::optional<bool> wgp_mode; // gfx10+: its descriptor's WGP_MODE (check_descriptors reads it)
 };
 
 /// The kernels in the metadata of the code object `data` holds, each field checked.
@@ -155,8 +156,8 @@ std::vector<kernel> read_kernels(const comgr_data& data);
 
 // ---- kernel descriptors (descriptor.cpp) ----------------------------------------------------------
 /// Throws unless each kernel has its descriptor in `co` and each descriptor its kernel, and each
-/// kernel's metadata agrees with its descriptor on processor `p`.
-void check_descriptors(span co, const std::vector<kernel>& kernels, const gpu::processor& p);
+/// kernel's metadata agrees with its descriptor on processor `p`; sets each kernel's `wgp_mode`.
+void check_descriptors(span co, std::vector<kernel>& kernels, const gpu::processor& p);
 
 // ---- disassembly (disassembly.cpp) ----------------------------------------------------------------
 /// Adds each kernel's "instructions" to `out` (the kernels' JSON, in the order of `kernels`): by
@@ -164,6 +165,17 @@ void check_descriptors(span co, const std::vector<kernel>& kernels, const gpu::p
 /// Where neither has them, "instructions" is null and "instructions_missing" says why.
 void add_instructions(json& out, span co, const std::vector<kernel>& kernels, const std::string& isa,
                       const std::string& target);
+
+// ---- compressed offload bundles (compressed.cpp) --------------------------------------------------
+struct decompressed {
+    std::string bytes; // the offload bundle
+    size_t taken;      // the bytes of the input the compressed bundle took, its header included
+};
+/// The compressed offload bundle ("CCOB": clang --offload-compress, format versions 1 to 3, zlib or
+/// zstd) at the start of `s`, decompressed. Throws bad_input on "bundle" saying what is wrong, as a
+/// predicate of it ("is cut short in its header"). Its hash is not checked: the bundle it gives is
+/// checked as any other.
+decompressed decompress_bundle(span s);
 
 // ---- the code object (code_object.cpp) ------------------------------------------------------------
 /// Reads the code object `co` into `out`, or an error for it naming `entry` (null: a bare code

@@ -70,9 +70,12 @@ amd_file_figures figures_of(const json& doc)
             f.max_workgroup = figure(k, "max_flat_workgroup_size");
             f.lds_bytes = figure(k, "group_segment_fixed_size");
             f.scratch_bytes = figure(k, "private_segment_fixed_size");
+            if (const auto it = k.find("wgp_mode"); it != k.end() && it->is_boolean()) f.wgp_mode = it->get<bool>();
             if (const auto it = k.find("instructions"); it != k.end() && it->is_array())
                 f.instructions = it->get<std::vector<std::string>>();
             f.instructions_missing = k.value("instructions_missing", std::string());
+            if (const auto it = k.find("disassembler"); it != k.end() && it->is_string())
+                f.disassembler = shorten(it->get<std::string>(), 300);
             out.kernels.push_back(std::move(f));
         }
     std::sort(out.kernels.begin(), out.kernels.end(), [](const amd_kernel_figures& a, const amd_kernel_figures& b) {
@@ -159,11 +162,12 @@ std::string kernel_base_name(const std::string& symbol)
 amd_kernel_report judge(const amd_kernel_figures& k, int block_size, int64_t dynamic_lds, std::string from)
 {
     amd_kernel_report r{k, block_size, std::move(from), dynamic_lds, std::nullopt};
-    // gfx10+ in WGP mode, hipcc's default: the metadata does not say (the kernel descriptor's
-    // WGP_MODE bit would; a -mcumode build is judged as if in WGP mode).
+    // The registers the kernel uses, as LLVM counts occupancy (LLVM 22's descriptors may allocate
+    // more, up to what keeps that occupancy: the resident work-groups stay as they are). gfx10+: WGP
+    // mode (clang's default) unless the descriptor says CU mode (-mcumode).
     if (const amd_target* t = find_amd_target(k.target))
-        r.occupancy =
-            amd_occupancy(*t, {k.vgprs, k.agprs, k.sgprs, k.lds_bytes + dynamic_lds, block_size, k.warp_size});
+        r.occupancy = amd_occupancy(
+            *t, {k.vgprs, k.agprs, k.sgprs, k.lds_bytes + dynamic_lds, block_size, k.warp_size, k.wgp_mode == false});
     return r;
 }
 
@@ -210,6 +214,7 @@ json to_json(const amd_kernel_report& r)
             {"sgpr_spills", k.sgpr_spills},
             {"wavefront_size", k.warp_size},
             {"max_workgroup_size", k.max_workgroup},
+            {"wgp_mode", k.wgp_mode ? json(*k.wgp_mode) : json(nullptr)},
             {"occupancy", occ}};
 }
 

@@ -25,8 +25,10 @@ struct amd_kernel_figures {
     int vgprs = 0, agprs = 0, sgprs = 0, vgpr_spills = 0, sgpr_spills = 0;
     int warp_size = 64, max_workgroup = 1024;
     int64_t lds_bytes = 0, scratch_bytes = 0;
+    std::optional<bool> wgp_mode;          // gfx10+: the descriptor's WGP_MODE (false: built with -mcumode)
     std::vector<std::string> instructions; // the disassembly, when read with it
     std::string instructions_missing;      // why there is none, when asked for
+    std::string disassembler;              // what disassembled it: "libamd_comgr", an llvm-objdump
 };
 
 /// A part of a file that failed the reader's checks: the bundle entry (its ID as the file has it,
@@ -66,7 +68,8 @@ struct amd_kernel_report {
 };
 
 /// Judges `k` at a block size and dynamic LDS: the work-groups that stay resident per CU and the
-/// waves per SIMD they give (core/occupancy's model and table; gfx10+ in WGP mode, hipcc's default).
+/// waves per SIMD they give (core/occupancy's model, core/amd/targets.h's table; gfx10+ in the WGP or
+/// CU mode its descriptor records, WGP mode where it records none).
 amd_kernel_report judge(const amd_kernel_figures& k, int block_size, int64_t dynamic_lds, std::string from);
 
 /// The launch of the kernel of that name (harness/plugins/launch.h: block size from a tunable

@@ -7,13 +7,19 @@ namespace wb {
 
 namespace {
 
-/// Mnemonic prefixes, first match wins: the one table of instruction classes.
+/// Mnemonic prefixes, first match wins: the one table of instruction classes, for gfx9 (GCN, CDNA)
+/// and gfx10-gfx12 (RDNA 1-4). Waits: gfx9/10's s_waitcnt*, gfx11's s_delay_alu (a wait on an
+/// earlier ALU result), gfx12's s_wait_* (loadcnt, storecnt, dscnt, kmcnt, alu...). gfx11's
+/// v_dual_* (two VALU operations in one instruction) counts once, as VALU.
 constexpr std::pair<std::string_view, isa_class> rules[] = {
     {"s_cbranch_", isa_class::branch},
     {"s_branch", isa_class::branch},
     {"s_setpc_", isa_class::branch},
     {"s_swappc_", isa_class::branch},
+    {"s_call_", isa_class::branch},
     {"s_waitcnt", isa_class::waitcnt},
+    {"s_wait_", isa_class::waitcnt},
+    {"s_delay_alu", isa_class::waitcnt},
     {"s_load_", isa_class::smem},
     {"s_buffer_load_", isa_class::smem},
     {"s_store_", isa_class::smem},
@@ -24,9 +30,13 @@ constexpr std::pair<std::string_view, isa_class> rules[] = {
     {"s_dcache_", isa_class::smem},
     {"s_memtime", isa_class::smem},
     {"s_memrealtime", isa_class::smem},
+    {"s_prefetch_", isa_class::smem}, // gfx12
+    {"s_atc_probe", isa_class::smem},
+    {"s_gl1_inv", isa_class::smem}, // gfx10+
     {"s_", isa_class::salu},
     {"v_", isa_class::valu},
     {"ds_", isa_class::lds},
+    {"lds_", isa_class::lds}, // gfx11's lds_param_load, lds_direct_load
     {"buffer_", isa_class::vmem},
     {"tbuffer_", isa_class::vmem},
     {"global_", isa_class::vmem},

@@ -11,8 +11,8 @@
 
 namespace wb {
 
-/// Disjoint classes: branches and waitcnts are taken out of the scalar ALU; `other` holds what no
-/// rule names (exports, s_endpgm counted as SALU, ...).
+/// Disjoint classes: branches and waits (s_waitcnt*, gfx12's s_wait_*, gfx11's s_delay_alu) are taken
+/// out of the scalar ALU; `other` holds what no rule names (exports; s_endpgm counts as SALU).
 enum class isa_class { valu, salu, vmem, smem, lds, branch, waitcnt, other };
 constexpr size_t isa_classes = 8;
 const char* to_string(isa_class c);

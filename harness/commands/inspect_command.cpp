@@ -145,7 +145,7 @@ void print_table(std::ostream& os, const inspected& f)
     os << line << "\n";
     for (const auto& r : f.kernels) {
         const auto& k = r.k;
-        std::string groups = "?", occ = "? (no table)";
+        std::string groups = "?", occ = "? (not modelled)";
         if (r.occupancy) {
             groups = cell(r.occupancy->workgroups);
             occ = cell(r.occupancy->waves) + "/" + cell(r.occupancy->max_waves) + " " + r.occupancy->limiter;
@@ -167,11 +167,15 @@ void print_mix(std::ostream& os, const inspected& f)
           "mask, "
           "counted in their class too):\n"
        << mix_header("target", "kernel") << "\n";
+    std::map<std::string, std::string> by; // target -> what disassembled its kernels
     for (const auto& r : f.kernels)
-        if (r.k.instructions_missing.empty())
+        if (r.k.instructions_missing.empty()) {
             os << mix_row(r.k.target, r.k.name, count_mix(r.k.instructions)) << "\n";
-        else
+            by[r.k.target] = r.k.disassembler;
+        } else {
             os << "  " << r.k.target << "  " << r.k.name << ": not disassembled: " << r.k.instructions_missing << "\n";
+        }
+    for (const auto& [target, tool] : by) os << "  " << target << " disassembled by " << tool << "\n";
     os << "\n";
 }
 
@@ -278,10 +282,12 @@ void print_figures(std::ostream& out, const inspect_options& o, const std::vecto
             json kernels = json::array();
             for (const auto& r : f.kernels) {
                 kernels.push_back(to_json(r));
-                if (o.isa)
-                    kernels.back()["isa_mix"] = r.k.instructions_missing.empty()
-                                                    ? mix_json(count_mix(r.k.instructions))
-                                                    : json{{"missing", r.k.instructions_missing}};
+                if (o.isa && r.k.instructions_missing.empty()) {
+                    kernels.back()["isa_mix"] = mix_json(count_mix(r.k.instructions));
+                    kernels.back()["isa_mix"]["disassembler"] = r.k.disassembler;
+                } else if (o.isa) {
+                    kernels.back()["isa_mix"] = json{{"missing", r.k.instructions_missing}};
+                }
             }
             files.push_back({{"file", f.path.string()},
                              {"plugin", f.plugin.empty() ? json(nullptr) : json(f.plugin)},
@@ -295,8 +301,9 @@ void print_figures(std::ostream& out, const inspect_options& o, const std::vecto
         }
         if (std::any_of(all.begin(), all.end(), [](const inspected& f) { return !f.kernels.empty(); }))
             out << "block: the plugin's launch (* : the kernel's max flat workgroup size, no plugin declares it); "
-                   "LDS: static + dynamic bytes; WGs: resident work-groups per CU (per WGP on gfx10+, in hipcc's WGP "
-                   "mode); waves/SIMD: what they put on the busiest SIMD, of the maximum, and what caps the "
+                   "LDS: static + dynamic bytes; WGs: resident work-groups per CU (per WGP on gfx10+ in WGP mode, "
+                   "clang's default; per CU where the kernel is built with -mcumode); waves/SIMD: what they put on the "
+                   "busiest SIMD, of the maximum, and what caps the "
                    "work-groups "
                    "(core/occupancy.cpp)\n";
     }

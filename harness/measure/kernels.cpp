@@ -36,7 +36,7 @@ occupancy describe_occupancy(platform_kind kind, const wb_device_info& d, const 
         // over the SIMDs by the same rule as `inspect`, and names the limiter where it agrees.
         const auto e = amd_occupancy(*t, {r.registers, 0, 0, lds, block, d.warp_size});
         o.value = amd_waves_per_simd(e, r.active_blocks);
-        o.max = t->max_waves;
+        o.max = t->r.max_waves;
         o.unit = "waves per SIMD";
         o.limiter = e.workgroups == r.active_blocks
                         ? e.limiter
