@@ -69,7 +69,7 @@ endif()
 # (gfx950), Radeon RX 6000 (gfx1030), RX 7900 and PRO W7900 (gfx1100), RX 7800/7700 (gfx1101), Ryzen
 # AI Max (gfx1151), RX 9060 (gfx1200) and RX 9070 (gfx1201). The generic targets (gfx9-4-generic,
 # gfx10-3-generic, gfx11-generic, gfx12-generic) are not among them: they need code object v6, whose
-# device libraries Debian's ROCm 5.2 lacks (a ROCm 6.1 or newer builds them, and its runtime loads them).
+# device libraries Debian's ROCm 5.2 lacks (a ROCm 6.4 or newer builds them, and its runtime loads them).
 set(WAVEBENCH_ENABLE_AMD AUTO CACHE STRING "Build the amd platform: ON, OFF, or AUTO (when a HIP compiler and ROCm are found)")
 set_property(CACHE WAVEBENCH_ENABLE_AMD PROPERTY STRINGS AUTO ON OFF)
 set(WAVEBENCH_AMD_DEFAULT_TARGETS gfx908 gfx90a gfx942 gfx950 gfx1030 gfx1100 gfx1101 gfx1151 gfx1200 gfx1201)

@@ -254,9 +254,8 @@ class Cli(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         for k in json.loads(p.stdout)["files"][0]["kernels"]:
             mix = k["isa_mix"]
-            if "missing" in mix:  # Debian's comgr predates gfx940
-                self.assertEqual(k["target"], "gfx940")
-                continue
+            # comgr or an llvm-objdump that knows the target disassembles each (the Makefile installs llvm-22)
+            self.assertNotIn("missing", mix, k["target"])
             self.assertEqual(mix["total"], sum(mix[c] for c in ("VALU", "SALU", "VMEM", "SMEM", "LDS", "branch",
                                                                 "waitcnt", "other")))
             self.assertGreater(mix["VMEM"], 0)  # the atomic
@@ -282,7 +281,7 @@ class Cli(unittest.TestCase):
             self.assertIn("AMD static figures", p.stdout)
             k = load(out)["results"][0]["kernels"][0]
             targets = {a["target"]: a for a in k["amd_static"]}
-            self.assertEqual(set(targets), {"gfx908", "gfx90a", "gfx940", "gfx1030"})
+            self.assertEqual(set(targets), set(wbtest.cached("WAVEBENCH_AMD_TARGETS").split(";")))
             a = targets["gfx90a"]
             self.assertEqual(a["kernel"], "reduce_tree_groups")
             self.assertEqual(a["block_size"], 256)

@@ -76,8 +76,16 @@ def main():
     unittest.main(argv=sys.argv[:1], verbosity=2)
 
 
+def cached(name):
+    """The value of the cache variable `name` in BUILD's CMakeCache.txt ("" where it is not set)."""
+    with open(os.path.join(BUILD, "CMakeCache.txt")) as fh:
+        for line in fh:
+            if line.startswith(name + ":"):
+                return line.rstrip("\n").split("=", 1)[1]
+    return ""
+
+
 def sanitized():
     """Whether BUILD is a sanitizer build (-fsanitize in CMAKE_CXX_FLAGS: the asan preset): programs
     built against its libraries need the same -fsanitize (the sanitizer's runtime must come first)."""
-    with open(os.path.join(BUILD, "CMakeCache.txt")) as fh:
-        return any(line.startswith("CMAKE_CXX_FLAGS:") and "-fsanitize=" in line for line in fh)
+    return "-fsanitize=" in cached("CMAKE_CXX_FLAGS")
