@@ -153,4 +153,85 @@ shift_estimate hodges_lehmann(const std::vector<double>& x, const std::vector<do
     return s;
 }
 
+namespace {
+
+/// P(W <= w) for the signed-rank statistic of n pairs without ties: each rank 1..n is in W with
+/// probability 1/2, independently (O(n^3): n <= 200 only).
+double signed_rank_cdf(size_t n, double w)
+{
+    const size_t most = n * (n + 1) / 2;
+    std::vector<double> f(most + 1, 0); // f[k]: P(W = k) over the ranks so far
+    f[0] = 1;
+    for (size_t r = 1; r <= n; ++r)
+        for (size_t k = r * (r + 1) / 2 + 1; k-- > 0;) f[k] = 0.5 * (f[k] + (k >= r ? f[k - r] : 0));
+    double below = 0;
+    for (size_t k = 0; k <= most && double(k) <= w; ++k) below += f[k];
+    return below;
+}
+
+} // namespace
+
+signed_rank_test wilcoxon_signed_rank(const std::vector<double>& d)
+{
+    signed_rank_test t;
+    std::vector<double> magnitude;
+    std::vector<bool> positive;
+    for (double x : d)
+        if (x != 0 && !std::isnan(x)) magnitude.push_back(std::abs(x)), positive.push_back(x > 0);
+    const size_t n = magnitude.size();
+    t.pairs = n;
+    if (n == 0) return t;
+    double tie_sum = 0;
+    const std::vector<double> rank = pooled_ranks(magnitude, tie_sum);
+    for (size_t i = 0; i < n; ++i)
+        if (positive[i]) t.w += rank[i];
+    const double N = double(n), mean = N * (N + 1) / 4;
+    if (tie_sum == 0 && n <= 200) { // exact: the smaller tail, doubled
+        t.exact = true;
+        t.p = std::min(1.0, 2 * signed_rank_cdf(n, std::min(t.w, 2 * mean - t.w)));
+        return t;
+    }
+    const double var = N * (N + 1) * (2 * N + 1) / 24 - tie_sum / 48;
+    if (var <= 0) return t;
+    const double z = std::max(0.0, std::abs(t.w - mean) - 0.5) / std::sqrt(var);
+    t.p = std::min(1.0, std::erfc(z / std::sqrt(2.0)));
+    return t;
+}
+
+double smallest_signed_rank_p(size_t n) { return std::min(1.0, 2 * std::pow(0.5, double(n))); }
+
+shift_estimate walsh_estimate(const std::vector<double>& d, double confidence)
+{
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    shift_estimate s{nan, nan, nan};
+    std::vector<double> x;
+    for (double v : d)
+        if (!std::isnan(v)) x.push_back(v);
+    if (x.empty()) return s;
+    // Beyond 2000 pairs, evenly spaced order statistics stand for them: the averages stay two million.
+    std::sort(x.begin(), x.end());
+    if (const size_t most = 2000; x.size() > most) {
+        std::vector<double> t(most);
+        for (size_t i = 0; i < most; ++i) t[i] = x[i * (x.size() - 1) / (most - 1)];
+        x = std::move(t);
+    }
+    std::vector<double> w;
+    w.reserve(x.size() * (x.size() + 1) / 2);
+    for (size_t i = 0; i < x.size(); ++i)
+        for (size_t j = i; j < x.size(); ++j) w.push_back(0.5 * (x[i] + x[j]));
+    std::sort(w.begin(), w.end());
+    const size_t m = w.size();
+    s.estimate = m % 2 ? w[m / 2] : 0.5 * (w[m / 2 - 1] + w[m / 2]);
+    // The k-th smallest and k-th largest average bound the interval, k from W's distribution (its
+    // normal approximation) at the two-sided level 1 - confidence.
+    const double n = double(x.size());
+    const double z = normal_quantile(0.5 + confidence / 2);
+    const double k = std::floor(n * (n + 1) / 4 - z * std::sqrt(n * (n + 1) * (2 * n + 1) / 24));
+    if (k >= 1) {
+        s.lo = w[size_t(k) - 1];
+        s.hi = w[m - size_t(k)];
+    }
+    return s;
+}
+
 } // namespace wb

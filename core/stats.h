@@ -39,6 +39,25 @@ struct shift_estimate {
 };
 shift_estimate hodges_lehmann(const std::vector<double>& x, const std::vector<double>& y, double confidence);
 
+/// The Wilcoxon signed-rank test of whether paired differences `d` (y_i - x_i, or the log of
+/// y_i / x_i) are centred on 0; differences of 0 are dropped (Wilcoxon's convention).
+struct signed_rank_test {
+    double w = 0;       // the sum of the ranks of |d_i| over the positive d_i, ties given their mean rank
+    double p = 1;       // two-sided p-value
+    bool exact = false; // from W's exact distribution (no ties, at most 200 nonzero pairs); else the normal
+                        // approximation with the tie and continuity corrections
+    size_t pairs = 0;   // the nonzero differences it used
+};
+signed_rank_test wilcoxon_signed_rank(const std::vector<double>& d);
+
+/// The smallest two-sided p-value the signed-rank test can give with n pairs: 2 / 2^n.
+double smallest_signed_rank_p(size_t n);
+
+/// The one-sample Hodges-Lehmann estimate of the centre of paired differences `d` (the median of
+/// the Walsh averages (d_i + d_j) / 2, i <= j) and the distribution-free confidence interval the
+/// signed-rank test inverts. No interval (lo = hi = NaN) when there are too few pairs.
+shift_estimate walsh_estimate(const std::vector<double>& d, double confidence);
+
 /// The standard normal quantile: P(Z <= z) = q, for 0 < q < 1.
 double normal_quantile(double q);
 

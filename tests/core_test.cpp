@@ -127,6 +127,38 @@ BOOST_AUTO_TEST_CASE(mann_whitney_normal_approximation_and_ties)
     BOOST_TEST(wb::normal_quantile(0.995) == 2.5758, boost::test_tools::tolerance(1e-4));
 }
 
+BOOST_AUTO_TEST_CASE(wilcoxon_signed_rank_exact_and_approximate)
+{
+    // Exact: every sign pattern of 1..n equally likely; all n positive is the extreme, p = 2 / 2^n.
+    BOOST_TEST(wb::wilcoxon_signed_rank({1, 2, 3, 4, 5}).p == 0.0625, boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(wb::wilcoxon_signed_rank({-1, -2, -3, -4, -5, -6}).p == 2.0 / 64, boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(wb::smallest_signed_rank_p(6) == 2.0 / 64, boost::test_tools::tolerance(1e-12));
+    // Ranks 1..4, W = 1 + 4 = 5 of 10: the middle, p = 1; zeros dropped.
+    const wb::signed_rank_test mid = wb::wilcoxon_signed_rank({1, -2, -3, 4, 0, 0});
+    BOOST_TEST(mid.exact);
+    BOOST_TEST(mid.pairs == 4u);
+    BOOST_TEST(mid.w == 5.0);
+    BOOST_TEST(mid.p == 1.0, boost::test_tools::tolerance(1e-12));
+    // W = 3 (ranks 1 and 2 positive) of n = 5: P(W <= 3) = 5/32, two-sided 10/32.
+    BOOST_TEST(wb::wilcoxon_signed_rank({0.1, 0.2, -0.3, -0.4, -0.5}).p == 10.0 / 32,
+               boost::test_tools::tolerance(1e-12));
+    // Ties: the normal approximation; clearly shifted pairs: tiny; nothing but zeros: p = 1.
+    std::vector<double> d;
+    for (int i = 0; i < 60; ++i) d.push_back(i % 3 + 1);
+    const wb::signed_rank_test tied = wb::wilcoxon_signed_rank(d);
+    BOOST_TEST(!tied.exact);
+    BOOST_TEST(tied.p < 1e-10);
+    BOOST_TEST(wb::wilcoxon_signed_rank({0, 0, 0}).p == 1.0);
+    // The Walsh averages' median and interval: symmetric around 1, the interval covers it.
+    std::vector<double> e;
+    for (int i = 0; i < 40; ++i) e.push_back(1 + std::sin(i * 2.3));
+    const wb::shift_estimate s = wb::walsh_estimate(e, 0.99);
+    BOOST_TEST(s.lo < 1.0);
+    BOOST_TEST(s.hi > 1.0);
+    BOOST_TEST(s.estimate == 1.0, boost::test_tools::tolerance(0.1));
+    BOOST_TEST(std::isnan(wb::walsh_estimate({1, 2}, 0.99).lo)); // too few pairs for an interval
+}
+
 BOOST_AUTO_TEST_CASE(hodges_lehmann_interval_covers_the_shift)
 {
     std::vector<double> x, y;
