@@ -14,7 +14,12 @@ of a variant (the way a variant slowed on purpose, build/tests/slowed-plugins, i
 The gate is a change of the median of 10% (WAVEBENCH_REGRESSION_THRESHOLD, in %), not compare's
 default 5%: between two processes minutes apart on an H100, the 30 us reductions of the suite
 moved by up to 6.4% with tight samples on either side (results/h100/regression.md), a drift of
-the machine, not of the code."""
+the machine, not of the code.
+
+With WAVEBENCH_BASELINE_PLUGINS naming a base build's plugin folder (a copy: docs/compare.md, "A/B
+runs of two builds"), the suite runs as an A/B run of that build against this one instead
+(`run --baseline-plugins`, paired samples in one run) and gates at 2% (the same
+WAVEBENCH_REGRESSION_THRESHOLD overrides it); no committed baseline is needed then."""
 import glob
 import json
 import os
@@ -27,7 +32,8 @@ from wbtest import BUILD, SOURCE
 SKIP = 77
 REFRESH = "--refresh" in wbtest.ARGS
 SUITE = os.path.join(SOURCE, "suites", "regression.toml")
-THRESHOLD = os.environ.get("WAVEBENCH_REGRESSION_THRESHOLD", "10")
+BASE_PLUGINS = os.environ.get("WAVEBENCH_BASELINE_PLUGINS", "")
+THRESHOLD = os.environ.get("WAVEBENCH_REGRESSION_THRESHOLD", "2" if BASE_PLUGINS else "10")
 OUT = os.path.join(BUILD, "gpu-regression")
 
 
@@ -63,12 +69,33 @@ def baseline_for(platform, device):
     return None
 
 
+def ab_run(platform):
+    """The A/B mode: this build against WAVEBENCH_BASELINE_PLUGINS in one run; run's own exit status
+    (0 nothing regressed, 1 slower / failed / resources / missing or a configuration not verified, 2
+    bad input). The comparison is left in OUT as compare.txt and compare.json."""
+    results = os.path.join(OUT, "results.json")
+    print(f"A/B run against the base build in {BASE_PLUGINS} at {THRESHOLD}%:\n", flush=True)
+    r = wb("run", SUITE, "--platform", platform, "--no-history", "--out", results, "--baseline-plugins",
+           BASE_PLUGINS, "--threshold", THRESHOLD, capture=True)
+    sys.stdout.write(r.stdout + r.stderr)
+    with open(os.path.join(OUT, "compare.txt"), "w") as f:
+        f.write(r.stdout)
+    if os.path.exists(results):
+        with open(results) as f:
+            comparison = json.load(f).get("ab", {}).get("comparison")
+        with open(os.path.join(OUT, "compare.json"), "w") as f:
+            json.dump(comparison, f, indent=2)
+    return r.returncode
+
+
 def main():
     platform, device, why = gpu()
     if not platform:
         print(f"skipped: no GPU here ({why})")
         return SKIP
     os.makedirs(OUT, exist_ok=True)
+    if BASE_PLUGINS and not REFRESH:
+        return ab_run(platform)
     baseline = baseline_for(platform, device)
     if REFRESH:
         target = baseline or os.path.join(SOURCE, "results", folder_name(device), "regression-baseline.json")

@@ -4,6 +4,8 @@
 
 #include <iostream>
 
+#include <unistd.h>
+
 namespace wb {
 
 void add_platform_options(CLI::App* cmd, platform_options& o)
@@ -58,6 +60,12 @@ std::string device_line(const platform& p)
     const char* units = p.kind() == platform_kind::cpu ? " workers" : " multiprocessors";
     return p.name() + ": " + d.name + " (" + d.arch + ", " + std::to_string(d.multiprocessors) + units + ", warp " +
            std::to_string(d.warp_size) + ")";
+}
+
+std::string host_name()
+{
+    char buf[256] = {};
+    return gethostname(buf, sizeof buf - 1) == 0 ? std::string(buf) : std::string();
 }
 
 } // namespace wb

@@ -32,6 +32,9 @@ std::vector<std::filesystem::path> find_plugin_files(plugin_registry& reg, const
 /// One warning on stderr per plugin file that could not be used.
 void warn_rejections(const plugin_registry& reg);
 
+/// The machine's name, "" where it has none.
+std::string host_name();
+
 /// "cpu: Intel(R) Xeon(R) (cpu, 2 workers, warp 64)"
 std::string device_line(const platform& p);
 

@@ -13,6 +13,13 @@ namespace wb {
 
 void add_compare_options(CLI::App* cmd, compare_options& o)
 {
+    add_verdict_options(cmd, o);
+    cmd->add_flag("--allow-device-change", o.allow_device_change,
+                  "compare runs from different devices, platforms, wavefront widths or toolchains (refused otherwise)");
+}
+
+void add_verdict_options(CLI::App* cmd, compare_options& o)
+{
     cmd->add_option("--alpha", o.alpha, "significance level of the two-sided Mann-Whitney U test")
         ->capture_default_str()
         ->check(real(1e-9, 0.5));
@@ -21,8 +28,31 @@ void add_compare_options(CLI::App* cmd, compare_options& o)
            "the smallest change of the median kernel time that counts, in %")
         ->default_str(std::to_string(int(std::round(100 * o.threshold))))
         ->check(real(0, 1000));
-    cmd->add_flag("--allow-device-change", o.allow_device_change,
-                  "compare runs from different devices, platforms, wavefront widths or toolchains (refused otherwise)");
+}
+
+void add_fail_on_option(CLI::App* cmd, std::vector<std::string>& fail_on)
+{
+    cmd->add_option("--fail-on", fail_on,
+                    "what makes the exit status 1: slower, failed (verified in BASE, not in NEW: failed, crashed, "
+                    "skipped...), untested (slower by the threshold or more, too few samples to test), resources (more "
+                    "registers, LDS, scratch or spills, less occupancy), missing (in BASE, not in NEW), incomplete "
+                    "(NEW stopped early), unmatched (no configuration in both), any (all seven, the default), none; "
+                    "repeatable or comma-separated")
+        ->delimiter(',')
+        ->check([](const std::string& s) -> std::string {
+            return fail_on_names.count(s) ? ""
+                                          : "'" + shorten(s) +
+                                                "' is not one of slower, failed, untested, resources, missing, "
+                                                "incomplete, unmatched, any, none";
+        });
+}
+
+compare_options with_fail_on(compare_options o, const std::vector<std::string>& fail_on)
+{
+    if (!fail_on.empty()) o.fail_on = {fail_on.begin(), fail_on.end()};
+    if (o.fail_on.count("none") && o.fail_on.size() > 1)
+        throw std::invalid_argument("--fail-on none cannot be combined with anything else");
+    return o;
 }
 
 namespace {
@@ -35,10 +65,7 @@ struct compare_command_options {
 
 int compare_command(const compare_command_options& o)
 {
-    compare_options co = o.compare;
-    if (!o.fail_on.empty()) co.fail_on = {o.fail_on.begin(), o.fail_on.end()};
-    if (co.fail_on.count("none") && co.fail_on.size() > 1)
-        throw std::invalid_argument("--fail-on none cannot be combined with anything else");
+    const compare_options co = with_fail_on(o.compare, o.fail_on);
     const auto runs = load_run_inputs({o.base, o.now}, o.db);
     const nlohmann::json cmp = compare_runs(runs.at(0), runs.at(1), co);
     if (o.format == "json") // all ASCII: no text of the inputs reaches a terminal raw
@@ -62,19 +89,7 @@ void add_compare_command(CLI::App& app, command_list& commands)
         ->check(a_path);
     cmd->add_option("new", o->now, "NEW: as BASE")->required()->check(a_path);
     add_compare_options(cmd, o->compare);
-    cmd->add_option("--fail-on", o->fail_on,
-                    "what makes the exit status 1: slower, failed (verified in BASE, not in NEW: failed, crashed, "
-                    "skipped...), untested (slower by the threshold or more, too few samples to test), resources (more "
-                    "registers, LDS, scratch or spills, less occupancy), missing (in BASE, not in NEW), incomplete "
-                    "(NEW stopped early), unmatched (no configuration in both), any (all seven, the default), none; "
-                    "repeatable or comma-separated")
-        ->delimiter(',')
-        ->check([](const std::string& s) -> std::string {
-            return fail_on_names.count(s) ? ""
-                                          : "'" + shorten(s) +
-                                                "' is not one of slower, failed, untested, resources, missing, "
-                                                "incomplete, unmatched, any, none";
-        });
+    add_fail_on_option(cmd, o->fail_on);
     cmd->add_option("--format", o->format, "table, markdown (a pull-request comment) or json")
         ->capture_default_str()
         ->check(CLI::IsMember({"table", "markdown", "json"}));

@@ -2,6 +2,7 @@
 // configuration by configuration into the console table and the results JSON, then summed up.
 #include "harness/amd/amd_build.h"
 #include "harness/ceilings/probe.h"
+#include "harness/commands/ab_run.h"
 #include "harness/commands/commands.h"
 #include "harness/common/files.h"
 #include "harness/common/json.h"
@@ -41,6 +42,7 @@ struct run_options {
     bool no_history = false;                   // --no-history: record nothing
     std::string devices;                       // --devices: "all" or "0,2" ("": the --device one)
     shard_spec shard;                          // --shard I/N
+    ab_options ab;                             // --baseline-plugins: an A/B run (commands/ab_run.h)
 };
 
 /// The cached ceilings of the device, or measured now (and cached) when there are none.
@@ -105,12 +107,6 @@ std::vector<run_device> devices_of(platform& p, const std::string& spec, int war
     }
     p.init(out.front().ordinal, warp_size);
     return out;
-}
-
-std::string host_name()
-{
-    char buf[256] = {};
-    return gethostname(buf, sizeof buf - 1) == 0 ? std::string(buf) : std::string();
 }
 
 /// --dry-run: the configurations, one a line, and how many.
@@ -292,6 +288,7 @@ int run_command(const run_options& o)
     if (!o.no_history && !o.shard.count) check_history(o.db); // refused or hostile: before anything is measured
     auto p = open_platform(po);
     plugin_registry reg(p->kind());
+    ab_run ab(o.ab, p->kind()); // a bad --baseline-plugins: before anything loads
     const auto files = find_plugin_files(reg, po.plugin_dirs);
     const int warp = warp_size_to_ask(p->kind() == platform_kind::cpu, po.warp_size);
     const std::vector<run_device> devices =
@@ -300,12 +297,14 @@ int run_command(const run_options& o)
         throw std::invalid_argument("--in-process runs on one device: leave out --devices, or --in-process");
     std::vector<std::unique_ptr<executor>> execs;
     execs.push_back(first_executor(o, p, devices[0].ordinal, files, reg));
+    ab.load(*execs[0], po.in_process);
     warn_rejections(reg);
 
     std::vector<config> plan = plan_suite(s, reg, o.filter, o.max_configs);
     if (size_t n = p->kind() == platform_kind::amd ? skip_unbuilt_targets(plan, p->device().arch) : 0)
         std::cerr << "warning: " << n << " configurations skipped: their plugins have no code object for this GPU ("
                   << shown(p->device().arch, 64) << "); docs/amd.md says how to add its target\n";
+    ab.pair(plan, s, reg, o.filter);
     const std::vector<config> configs = shard_of(plan, o.shard);
     if (o.dry_run) return print_plan(configs, o.suite_file, *p);
     for (size_t k = 1; k < devices.size(); ++k) { // a worker for each further device
@@ -322,6 +321,7 @@ int run_command(const run_options& o)
 
     run_context ctx = context_of(o, s, *p, devices, reg, plan);
     ctx.machine_ceilings = per_device[0];
+    ctx.ab = ab.describe();
     ctx.isolation = describe(execs);
     warn_contradictions(ctx.settings, std::cerr);
     const std::filesystem::path out = o.out.empty() ? default_out(s.name, p->name()) : o.out;
@@ -338,7 +338,8 @@ int run_command(const run_options& o)
     const int sig = interrupted();
     if (sig) ctx.stopped_by = signal_name(sig);
     ctx.isolation = describe(execs);
-    const nlohmann::json doc = results_document(ctx, results, !sig);
+    nlohmann::json doc = results_document(ctx, results, !sig);
+    const int ab_status = ab.finish(doc, out.string(), info, o.format); // the comparison, into doc
     writer.finish(doc);
     // A shard is recorded once merged (wavebench merge): alone it is part of a run.
     const auto id =
@@ -346,7 +347,7 @@ int run_command(const run_options& o)
     if (o.amd_static) print_amd_static(info, results);
     const int status = print_summary(info, results, configs.size(), out);
     if (id) info << "history: run " << *id << " (wavebench history lists the runs)\n";
-    return sig ? 128 + sig : status;
+    return sig ? 128 + sig : std::max(status, ab_status);
 }
 
 /// --repetitions, --warmup, --min-time, --verify-every, --timeout: the suite's settings overridden.
@@ -435,6 +436,7 @@ void add_run_command(CLI::App& app, command_list& commands)
                   "also give each kernel's AMD figures (registers, occupancy per target) at the launch it ran with, "
                   "from the plugin's amd build: no AMD GPU needed");
     add_output_and_placement(run, ro);
+    add_ab_options(run, ro.ab);
     add_db_option(run, ro.db, "record the run in");
     run->add_flag("--no-history", ro.no_history, "do not record the run in the history");
     commands.push_back({run, [o] { return run_command(*o); }});

@@ -2,14 +2,17 @@
 #include "harness/measure/measure.h"
 
 #include "core/compare.h"
+#include "harness/measure/ab.h"
 #include "harness/measure/executor.h"
 #include "harness/measure/stopping.h"
 #include "harness/platform/platform_options.h"
 #include "reference/reference.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <numeric>
 
 namespace wb {
 
@@ -136,7 +139,7 @@ result local_executor::measure(const config& c, const run_settings& s)
         inputs_ = std::make_unique<group_inputs>(platform_, *c.plug->fam, c.family_params, s.seed);
         group_ = c.group;
     }
-    result r = wb::measure(platform_, c, *inputs_, s);
+    result r = c.base_plug ? measure_ab(platform_, c, *inputs_, s) : wb::measure(platform_, c, *inputs_, s);
     enter(stage::none);
     return r;
 }
@@ -160,7 +163,8 @@ public:
     }
 
     void prepare();
-    /// Runs until the criterion has enough, or a run fails verification.
+    /// Runs until the criterion has enough, or a run fails verification; a second call goes on
+    /// where the first stopped (A/B runs take turns, measure/ab.cpp).
     void repeat(const stopping_criterion& enough);
     /// The plugin's release, when its prepare was called.
     void release()
@@ -197,6 +201,9 @@ private:
     plugin_args a_;
     bool prepared_ = false;
     size_t bound_ = size_t(-1); // the input set the plugin last bound
+    int run_ = 0;               // the next run (warm-up included)
+    double measured_ms_ = 0;    // device time of the measured runs so far
+    clock::time_point started_; // when the first run began
 };
 
 void measurement::prepare()
@@ -276,10 +283,9 @@ bool measurement::verify(int run, int poison, const group_inputs::dataset& data)
 
 void measurement::repeat(const stopping_criterion& criterion)
 {
-    const auto started = clock::now();
-    double measured_ms = 0;
-    auto enough = [&](int run) { return criterion.enough({run - settings_.warmup, measured_ms, ms_since(started)}); };
-    for (int run = 0; r_.st == status::verified && !enough(run); ++run) {
+    if (run_ == 0) started_ = clock::now();
+    auto enough = [&](int run) { return criterion.enough({run - settings_.warmup, measured_ms_, ms_since(started_)}); };
+    for (int& run = run_; r_.st == status::verified && !enough(run); ++run) {
         // Alternate two poisons: an element left unwritten fails at least one of two runs.
         const int poison = run % 2 ? 0x5A : 0xA5;
         const size_t set = size_t(run) % g_.input_sets.size();
@@ -298,7 +304,7 @@ void measurement::repeat(const stopping_criterion& criterion)
         if (run >= settings_.warmup) {
             times.push_back(kernel);
             walls.push_back(wall);
-            measured_ms += kernel;
+            measured_ms_ += kernel;
         }
     }
 }
@@ -368,23 +374,70 @@ void summarize_result(const platform& pf, const config& c, const group_inputs& g
 
 } // namespace
 
+struct staged_measurement::state {
+    state(const std::shared_ptr<platform>& pf, const config& c, group_inputs& g, const run_settings& s)
+        : pf(pf), c(c), g(g), r(result_for(c))
+    {
+        if (describe_inputs(c, g, r)) m = std::make_unique<measurement>(pf, c, g, s, r);
+    }
+    /// What `step` throws is the result's error.
+    template <class F> void guarded(F step)
+    {
+        try {
+            step();
+        } catch (const std::exception& e) {
+            r.st = status::error;
+            r.message = with_memory_sizes(e.what(), *pf, g);
+            r.where = current_stage();
+        }
+    }
+    const std::shared_ptr<platform>& pf;
+    const config& c;
+    group_inputs& g;
+    result r;
+    std::unique_ptr<measurement> m; // none when nothing runs (skipped, or no inputs)
+};
+
+staged_measurement::staged_measurement(const std::shared_ptr<platform>& pf, const config& c, group_inputs& g,
+                                       const run_settings& settings)
+    : s_(std::make_unique<state>(pf, c, g, settings))
+{
+    if (s_->m) s_->guarded([&] { s_->m->prepare(); });
+}
+
+staged_measurement::~staged_measurement() = default;
+
+bool staged_measurement::running() const { return s_->m && s_->r.st == status::verified; }
+
+void staged_measurement::repeat(const stopping_criterion& enough)
+{
+    if (running()) s_->guarded([&] { s_->m->repeat(enough); });
+}
+
+size_t staged_measurement::samples() const { return s_->m ? s_->m->times.size() : 0; }
+
+double staged_measurement::measured_ms(size_t n) const
+{
+    if (!s_->m) return 0;
+    const auto& t = s_->m->times;
+    return std::accumulate(t.begin(), t.begin() + long(std::min(n, t.size())), 0.0);
+}
+
+result staged_measurement::finish()
+{
+    if (!s_->m) return std::move(s_->r);
+    s_->m->release();
+    check_inputs_intact(s_->g, s_->r);
+    summarize_result(*s_->pf, s_->c, s_->g, std::move(s_->m->times), std::move(s_->m->walls), s_->r);
+    s_->m.reset();
+    return std::move(s_->r);
+}
+
 result measure(const std::shared_ptr<platform>& pf, const config& c, group_inputs& g, const run_settings& settings)
 {
-    result r = result_for(c);
-    if (!describe_inputs(c, g, r)) return r;
-    measurement m(pf, c, g, settings, r);
-    try {
-        m.prepare();
-        m.repeat(*stopping_criterion_for(settings));
-    } catch (const std::exception& e) {
-        r.st = status::error;
-        r.message = with_memory_sizes(e.what(), *pf, g);
-        r.where = current_stage();
-    }
-    m.release();
-    check_inputs_intact(g, r);
-    summarize_result(*pf, c, g, std::move(m.times), std::move(m.walls), r);
-    return r;
+    staged_measurement m(pf, c, g, settings);
+    m.repeat(*stopping_criterion_for(settings));
+    return m.finish();
 }
 
 } // namespace wb

@@ -19,4 +19,29 @@ result result_for(const config& c);
 /// speedups are the runner's (they need other results).
 result measure(const std::shared_ptr<platform>& pf, const config& c, group_inputs& g, const run_settings& settings);
 
+class stopping_criterion;
+
+/// A configuration measured in steps (A/B runs take turns, measure/ab.cpp; measure() in one): the
+/// plugin prepared on construction, runs until each `repeat`'s criterion has enough (each going on
+/// where the last stopped), then `finish` (released, the inputs checked, the times summed up).
+class staged_measurement {
+public:
+    staged_measurement(const std::shared_ptr<platform>& pf, const config& c, group_inputs& g,
+                       const run_settings& settings);
+    ~staged_measurement();
+    /// Prepared and every checked run verified so far: more runs may be made.
+    bool running() const;
+    void repeat(const stopping_criterion& enough);
+    /// The measured runs so far (warm-up excluded).
+    size_t samples() const;
+    /// The device time of the first `n` measured runs.
+    double measured_ms(size_t n) const;
+    /// The result; call once, last.
+    result finish();
+
+private:
+    struct state;
+    std::unique_ptr<state> s_;
+};
+
 } // namespace wb

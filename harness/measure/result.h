@@ -9,6 +9,7 @@
 #include "harness/measure/status.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,6 +57,11 @@ struct result {
     std::optional<double> model_issue_speedup; // its second model's (one that needs the device's architecture)
     std::vector<kernel_report> kernels;
     bool noisy = false; // relative stddev of the kernel time over 2%
+    // An A/B run (measure/ab.h): the base build's result of the same configuration, its samples
+    // paired with these by position, and which build ran first in each block of runs ('B' base,
+    // 'N' new); null and "" otherwise.
+    std::shared_ptr<result> ab_base;
+    std::string ab_order;
 };
 
 } // namespace wb

@@ -24,6 +24,9 @@ struct config {
     param_map family_params;
     param_map tunables; // every tunable of the plugin (suite values or defaults)
     std::string skip;   // why it will not run (a value the plugin does not allow), or ""
+    // An A/B run (--baseline-plugins): the same variant of the base build, measured interleaved
+    // with `plug` (measure/ab.h); null when there is none (or no A/B run).
+    const plugin* base_plug = nullptr;
 };
 
 /// Expands the suite into configurations, the family's baseline and library first at each problem.

@@ -158,6 +158,7 @@ plugin declared(const wb_plugin& d, const family* fam, const fs::path& file)
     p.summary = bounded(d.summary, limits::text);
     p.seed = bounded(d.seed, limits::text);
     p.path = file;
+    p.sdk_version = WB_PLUGIN_HAS(&d, sdk_version) ? d.sdk_version : 200;
     for (uint32_t i = 0; i < d.n_kernels; ++i) {
         const wb_kernel& k = d.kernels[i];
         p.kernels.push_back({bounded(k.name, limits::kernel_name), bounded(k.block_size_param, limits::name),

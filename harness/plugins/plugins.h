@@ -49,6 +49,7 @@ struct plugin {
     std::vector<kernel_decl> kernels;
     std::vector<tunable_decl> tunables;
     std::filesystem::path path;
+    uint32_t sdk_version = 0; // WAVEBENCH_SDK_VERSION of its build (200: SDK 2.0, which did not say)
 
     std::shared_ptr<boost::dll::shared_library> library; // keeps `desc` and its functions alive
     const wb_plugin* desc = nullptr;                     // null where the code is not loaded

@@ -108,28 +108,41 @@ void time_verdict(json& e, const std::vector<double>& x, const std::vector<doubl
         e["reason"] = x.empty() || y.empty() ? "no samples to compare" : "a median of 0 ms in BASE";
         return;
     }
-    const double change = mn / mb - 1;
-    const rank_test t = mann_whitney(x, y);
+    const bool paired = o.paired && x.size() == y.size();
+    const rank_test t = paired ? rank_test{} : mann_whitney(x, y);
+    double change = mn / mb - 1, p = t.p, least_p = smallest_p(x.size(), y.size());
+    if (paired) { // an A/B run: the log ratio of each pair, its centre and interval
+        std::vector<double> d(x.size());
+        for (size_t i = 0; i < d.size(); ++i) d[i] = std::log(y[i] / x[i]);
+        const signed_rank_test w = wilcoxon_signed_rank(d);
+        const shift_estimate s = walsh_estimate(d, 1 - o.alpha);
+        change = std::isfinite(s.estimate) ? std::exp(s.estimate) - 1 : change;
+        p = w.p;
+        least_p = smallest_signed_rank_p(w.pairs);
+        e["test"] = w.exact ? "paired, exact" : "paired, normal approximation";
+        if (std::isfinite(s.lo)) e["ci"] = {std::exp(s.lo) - 1, std::exp(s.hi) - 1};
+    } else {
+        e["test"] = t.exact ? "exact" : "normal approximation";
+        change_interval(e, x, y, o);
+    }
     e["change"] = change;
-    e["p_value"] = t.p;
-    e["test"] = t.exact ? "exact" : "normal approximation";
-    change_interval(e, x, y, o);
-    const bool significant = t.p < o.alpha, large = std::abs(change) >= o.threshold;
+    e["p_value"] = p;
+    const bool significant = p < o.alpha, large = std::abs(change) >= o.threshold;
     if (significant && large) {
         e["verdict"] = change > 0 ? "slower" : "faster";
-        e["reason"] = percent_text(change) + " at p = " + p_text(t.p) + " < " + p_text(o.alpha);
+        e["reason"] = percent_text(change) + " at p = " + p_text(p) + " < " + p_text(o.alpha);
     } else if (!large) {
         e["verdict"] = "same";
         e["reason"] =
             "the medians differ by " + percent_text(change) + ", less than " + percent_text(o.threshold, false);
-    } else if (smallest_p(x.size(), y.size()) >= o.alpha) {
+    } else if (least_p >= o.alpha) {
         // Slower by the threshold or more, and no test of these samples could say so: untested.
         e["verdict"] = change > 0 ? "untested" : "noisy";
         e["reason"] = percent_text(change) + ", but " + std::to_string(x.size()) + " and " + std::to_string(y.size()) +
                       " samples are too few for the test to reach p < " + p_text(o.alpha);
     } else {
         e["verdict"] = "noisy";
-        e["reason"] = percent_text(change) + ", but p = " + p_text(t.p) + ": the samples are too scattered to tell";
+        e["reason"] = percent_text(change) + ", but p = " + p_text(p) + ": the samples are too scattered to tell";
     }
 }
 
@@ -380,7 +393,8 @@ json compare_runs(const run_input& base, const run_input& now, const compare_opt
              {{"alpha", o.alpha},
               {"threshold", o.threshold},
               {"fail_on", fail_on},
-              {"allow_device_change", o.allow_device_change}}},
+              {"allow_device_change", o.allow_device_change},
+              {"paired", o.paired}}},
             {"configurations", rows},
             {"counts", counts},
             {"matched", matched},

@@ -28,6 +28,9 @@ struct compare_options {
     double threshold = 0.05; // the smallest change of the medians that counts, as a fraction
     std::set<std::string> fail_on{"any"};
     bool allow_device_change = false;
+    // An A/B run's samples, paired by position (measure/ab.h): the Wilcoxon signed-rank test of the
+    // log ratio of each pair, and the change and its interval from the Walsh averages of those.
+    bool paired = false;
 };
 
 /// Compares NEW with BASE. Throws std::invalid_argument when they cannot be compared: a results
@@ -36,6 +39,12 @@ struct compare_options {
 /// allow_device_change (the difference named). An input that stopped early and nothing matched are
 /// `warnings` (and fail under `incomplete`, `unmatched`).
 nlohmann::json compare_runs(const run_input& base, const run_input& now, const compare_options& o);
+
+/// An A/B run's results document (`ab` in the document, each result's base build in its `ab.base`)
+/// compared as compare_runs compares two runs, with paired samples: BASE the base build's results
+/// (and `ab.missing`, the configurations only the base build has), NEW the change's. Throws
+/// std::invalid_argument for a document that is no A/B run.
+nlohmann::json compare_ab(const run_input& run, compare_options o);
 
 /// The kernels' resources of two results (compare's `resources`), kernel by kernel (by name), AMD
 /// targets included: each figure that changed, and whether for the worse.

@@ -275,6 +275,14 @@ json report_data(const std::vector<run_input>& inputs, json trend, const compare
     }
     data["newest"] = newest;
     data["results"] = results[newest];
+    if (inputs.size() == 1 && inputs[0].doc.contains("ab") && inputs[0].doc["ab"].is_object()) {
+        try { // an A/B run: the base build against the change, as a compare of two runs
+            data["compare"] = compare_ab(inputs[0], o);
+        } catch (const std::invalid_argument& e) {
+            data["compare"] = {
+                {"error", e.what()}, {"base", inputs[0].label + ", base build"}, {"new", inputs[0].label}};
+        }
+    }
     if (inputs.size() == 2) {
         try {
             data["compare"] = compare_runs(inputs[0], inputs[1], o);

@@ -4,6 +4,7 @@
 
 #include "harness/common/files.h"
 #include "harness/common/json.h"
+#include "harness/measure/ab.h"
 
 #include <algorithm>
 #include <cmath>
@@ -67,7 +68,7 @@ nlohmann::json result_json(const result& r, const std::string& unit, const std::
     const bool measured = r.time_ms.samples > 0;
     nlohmann::json kernels = nlohmann::json::array();
     for (const auto& k : r.kernels) kernels.push_back(kernel_json(k));
-    return {
+    nlohmann::json row = {
         {"plan_index", r.plan_index},
         {"device_index", r.device_index},
         {"family", r.family},
@@ -102,6 +103,9 @@ nlohmann::json result_json(const result& r, const std::string& unit, const std::
         {"model_speedup", or_null(r.model_speedup)},
         {"model_issue_speedup", or_null(r.model_issue_speedup)},
         {"kernels", kernels}};
+    if (r.ab_base) // an A/B run: the base build's result, its samples paired with these by position
+        row["ab"] = {{"base", result_json(*r.ab_base, unit, metric_name)}, {"order", r.ab_order}, {"block", ab_block}};
+    return row;
 }
 
 } // namespace
@@ -177,6 +181,7 @@ nlohmann::json results_document(const run_context& ctx, const std::vector<result
                                                     {"plan_configs", ctx.plan_configs},
                                                     {"plan_digest", ctx.plan_digest}}
                                    : nlohmann::json(); // a whole run
+    if (!ctx.ab.is_null()) doc["ab"] = ctx.ab;
     return doc;
 }
 

@@ -70,10 +70,39 @@ worker_executor::worker_executor(const platform_options& po, const std::vector<f
     if (!start(files, &registry, why)) throw std::runtime_error(why);
 }
 
-worker_executor::worker_executor(const platform_options& po, const worker_executor& first) : po_(po)
+worker_executor::worker_executor(const platform_options& po, const worker_executor& first)
+    : po_(po), base_loaded_(first.base_loaded_)
 {
     std::string why;
     if (!start(first.loaded_, nullptr, why)) throw std::runtime_error(why);
+}
+
+void worker_executor::load_base(const std::vector<fs::path>& files, plugin_registry& registry)
+{
+    base_loaded_ = files;
+    std::string why;
+    if (!worker_ && !start(loaded_, nullptr, why)) throw std::runtime_error(why);
+    if (!send_base(&registry, why)) throw std::runtime_error(why);
+}
+
+bool worker_executor::send_base(plugin_registry* registry, std::string& why)
+{
+    if (base_loaded_.empty()) return true;
+    worker_->send(wire::load_request(base_loaded_, true));
+    json catalog;
+    const auto how = worker_->wait(catalog, worker_process::clock::now() + load_limit * int(base_loaded_.size()));
+    if (how == worker_process::outcome::answered) try {
+            base_loaded_ = accepted_plugins(catalog, base_loaded_, registry);
+            return true;
+        } catch (const std::exception& e) {
+            why = std::string("a worker's list of the base build's plugins is not one: ") + e.what();
+        }
+    else
+        why = "a worker loading the base build's plugins (--baseline-plugins) " +
+              (how == worker_process::outcome::timed_out ? std::string("hung (killed)") : worker_->how_it_ended()) +
+              last_line_note(worker_->last_line());
+    worker_.reset();
+    return false;
 }
 
 bool worker_executor::start(std::vector<fs::path> files, plugin_registry* registry, std::string& why)
@@ -103,6 +132,7 @@ bool worker_executor::start(std::vector<fs::path> files, plugin_registry* regist
         const auto how = worker_->wait(catalog, worker_process::clock::now() + load_limit, extend);
         if (how == worker_process::outcome::answered) try {
                 loaded_ = accepted_plugins(catalog, files, registry);
+                if (!send_base(nullptr, why)) return false;
                 const double ms =
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
                 std::lock_guard lock(stats_m_);

@@ -21,7 +21,7 @@ json to_json(const plugin& p)
     for (const auto& t : p.tunables)
         tunables.push_back({t.name, t.help, t.default_value, t.min, t.max, t.power_of_two, t.allowed});
     return {{"family", p.fam->name},   {"variant", p.variant}, {"summary", p.summary}, {"seed", p.seed},
-            {"path", p.path.string()}, {"kernels", kernels},   {"tunables", tunables}};
+            {"path", p.path.string()}, {"kernels", kernels},   {"tunables", tunables}, {"sdk_version", p.sdk_version}};
 }
 
 namespace {
@@ -58,6 +58,7 @@ plugin plugin_from(const json& j)
     p.summary = j.at("summary");
     p.seed = j.at("seed");
     p.path = j.at("path").get<std::string>();
+    p.sdk_version = integer<uint32_t>(j.value("sdk_version", json(0)));
     for (const auto& k : j.at("kernels"))
         p.kernels.push_back(
             {k.at(0), k.at(1), integer<int>(k.at(2)), integer<int>(k.at(3)), k.at(4), integer<int64_t>(k.at(5))});
@@ -170,7 +171,8 @@ json to_json(const result& r)
             {"model_speedup", or_null(r.model_speedup)},
             {"model_issue_speedup", or_null(r.model_issue_speedup)},
             {"noisy", r.noisy},
-            {"kernels", kernels}};
+            {"kernels", kernels},
+            {"ab", r.ab_base ? json{{"base", to_json(*r.ab_base)}, {"order", r.ab_order}} : json()}};
 }
 
 result result_from(const json& j)
@@ -201,6 +203,10 @@ result result_from(const json& j)
     r.model_issue_speedup = opt_from(j.at("model_issue_speedup"));
     r.noisy = j.at("noisy");
     for (const auto& k : j.at("kernels")) r.kernels.push_back(kernel_from(k));
+    if (const json& ab = j.value("ab", json()); ab.is_object()) { // an A/B run's base result
+        r.ab_base = std::make_shared<result>(result_from(ab.at("base")));
+        r.ab_order = ab.at("order");
+    }
     return r;
 }
 
@@ -212,9 +218,10 @@ request_kind kind_of(const json& request)
     return request_kind::measure;
 }
 
-json load_request(const std::vector<std::filesystem::path>& files)
+json load_request(const std::vector<std::filesystem::path>& files, bool base)
 {
     json request{{"load", json::array()}};
+    if (base) request["base"] = true;
     for (const auto& f : files) request["load"].push_back(f.string());
     return request;
 }
@@ -233,7 +240,8 @@ json measure_request(const config& c, const run_settings& s)
               {"group", c.group},
               {"family_params", to_json(c.family_params)},
               {"tunables", to_json(c.tunables)},
-              {"skip", c.skip}}},
+              {"skip", c.skip},
+              {"ab", c.base_plug != nullptr}}},
             {"settings", to_json(s)}};
 }
 
@@ -246,6 +254,7 @@ measure_order measure_order_from(const json& request)
     o.c.family_params = params_from(m.at("family_params"));
     o.c.tunables = params_from(m.at("tunables"));
     o.c.skip = m.at("skip");
+    o.ab = m.value("ab", false);
     o.settings = settings_from(request.at("settings"));
     return o;
 }

@@ -35,8 +35,9 @@ enum class request_kind { load, lane_costs, measure };
 /// Throws std::out_of_range (nlohmann's) for a request of no kind.
 request_kind kind_of(const nlohmann::json& request);
 
-/// Load these plugin files, and answer with their catalog.
-nlohmann::json load_request(const std::vector<std::filesystem::path>& files);
+/// Load these plugin files, and answer with their catalog; `base`: those of an A/B run's base build
+/// (--baseline-plugins), which the worker keeps apart.
+nlohmann::json load_request(const std::vector<std::filesystem::path>& files, bool base = false);
 std::vector<std::string> files_of_load(const nlohmann::json& request);
 
 /// Measure the runtime's costs per lane (`wavebench probe` on cpu).
@@ -48,6 +49,7 @@ struct measure_order {
     std::string plugin; // "family/variant"
     config c;           // without its plugin (c.plug): the worker's own
     run_settings settings;
+    bool ab = false; // an A/B run: also the base build's plugin of the name (measure/ab.h)
 };
 measure_order measure_order_from(const nlohmann::json& request);
 

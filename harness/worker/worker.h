@@ -41,12 +41,19 @@ public:
     worker_executor(const platform_options& po, const worker_executor& first);
     result measure(const config& c, const run_settings& s) override;
     nlohmann::json describe() const override;
+    /// An A/B run (measure/ab.h): loads the base build's plugin files in the worker too, apart from
+    /// the others (again in each worker that replaces it); `registry` gets what they declare and
+    /// the rejections. Throws std::runtime_error when the worker cannot load them.
+    void load_base(const std::vector<std::filesystem::path>& files, plugin_registry& registry);
 
 private:
     bool start(std::vector<std::filesystem::path> files, plugin_registry* registry, std::string& why);
+    /// Sends the base build's files (base_loaded_) to the worker; false, and why, when it fails.
+    bool send_base(plugin_registry* registry, std::string& why);
 
     platform_options po_;
-    std::vector<std::filesystem::path> loaded_; // the files whose plugins loaded
+    std::vector<std::filesystem::path> loaded_;      // the files whose plugins loaded
+    std::vector<std::filesystem::path> base_loaded_; // an A/B run's base build's (load_base)
     std::unique_ptr<worker_process> worker_;
     // What describe() reports; a run on several devices reads them from another thread.
     mutable std::mutex stats_m_;

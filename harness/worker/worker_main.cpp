@@ -44,13 +44,16 @@ void load(const json& request, plugin_registry& reg)
 
 /// Measures the configuration of a measure request, and answers with the result and the time
 /// the worker was busy with it.
-void measure_one(const json& request, const plugin_registry& reg, local_executor& exec)
+void measure_one(const json& request, const plugin_registry& reg, const plugin_registry& base, local_executor& exec)
 {
     const auto started = std::chrono::steady_clock::now();
     wire::measure_order order = wire::measure_order_from(request);
     for (const auto& p : reg.plugins())
         if (p.name() == order.plugin) order.c.plug = &p;
     if (!order.c.plug) throw std::runtime_error("the worker has no plugin " + order.plugin);
+    for (const auto& p : base.plugins())
+        if (order.ab && p.name() == order.plugin) order.c.base_plug = &p;
+    if (order.ab && !order.c.base_plug) throw std::runtime_error("the worker has no base plugin " + order.plugin);
     const result r = exec.measure(order.c, order.settings);
     const double busy = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     answer(wire::result_answer(r, busy));
@@ -68,14 +71,14 @@ int worker_main(const platform_options& po)
 
     const auto kind = parse_platform(po.name);
     if (!kind) throw std::invalid_argument(unknown_platform(po.name));
-    plugin_registry reg(*kind);
+    plugin_registry reg(*kind), base(*kind); // base: an A/B run's base build (measure/ab.h)
     std::shared_ptr<platform> pf;
     std::unique_ptr<local_executor> exec;
     for (std::string line; std::getline(std::cin, line);) {
         const json request = parse_json(line);
         const wire::request_kind what = wire::kind_of(request);
         if (what == wire::request_kind::load) {
-            load(request, reg);
+            load(request, request.value("base", false) ? base : reg);
             continue;
         }
         if (!pf) {
@@ -95,7 +98,7 @@ int worker_main(const platform_options& po)
             continue;
         }
         if (!exec) exec = std::make_unique<local_executor>(pf);
-        measure_one(request, reg, *exec);
+        measure_one(request, reg, base, *exec);
     }
     // The harness closed the pipe: leave without running the plugins' and runtimes' teardown,
     // which has nothing left to give and could only hang or crash.

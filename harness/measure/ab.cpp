@@ -1,0 +1,73 @@
+// A/B runs: one configuration measured with two builds in turns (measure/ab.h).
+#include "harness/measure/ab.h"
+
+#include "harness/common/json.h"
+#include "harness/measure/stopping.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <random>
+
+namespace wb {
+
+namespace {
+
+/// Enough once `samples` runs are measured: one build's turn in a block.
+class until_samples : public stopping_criterion {
+public:
+    explicit until_samples(size_t samples) : samples_(int(samples)) {}
+    bool enough(const measuring_progress& p) const override { return p.samples >= samples_; }
+
+private:
+    int samples_;
+};
+
+} // namespace
+
+std::string ab_block_order(const config& c, const run_settings& settings, size_t blocks)
+{
+    // FNV-1a of the configuration's name and parameters, mixed with the suite's seed.
+    uint64_t h = 1469598103934665603ull;
+    for (const char ch : c.plug->name() + " " + params_text(c.family_params, c.tunables))
+        h = (h ^ uint64_t(uint8_t(ch))) * 1099511628211ull;
+    std::mt19937_64 coin(h ^ settings.seed);
+    std::string order;
+    for (size_t i = 0; i < blocks; ++i) order += (coin() >> 63) ? 'B' : 'N';
+    return order;
+}
+
+result measure_ab(const std::shared_ptr<platform>& pf, const config& c, group_inputs& g, const run_settings& settings)
+{
+    config base_c = c;
+    base_c.plug = c.base_plug;
+    base_c.base_plug = nullptr;
+    staged_measurement base(pf, base_c, g, settings), now(pf, c, g, settings);
+    const auto criterion = stopping_criterion_for(settings);
+    const auto started = std::chrono::steady_clock::now();
+    // The orders of as many blocks as max_samples allows; the run stops well before, by the criterion.
+    const size_t most_blocks = size_t(std::max(1, settings.max_samples / ab_block + 1));
+    const std::string order = ab_block_order(c, settings, std::min<size_t>(most_blocks, 100000));
+    std::string made;
+    for (size_t block = 0; block < order.size() && (base.running() || now.running()); ++block) {
+        const until_samples turn((block + 1) * size_t(ab_block));
+        made += order[block];
+        for (staged_measurement* m : order[block] == 'B' ? std::array{&base, &now} : std::array{&now, &base})
+            m->repeat(turn);
+        // The criterion sees the pairs (the samples both builds have, and the change's device time
+        // in them); once one build stopped, the other's own.
+        const size_t n = base.running() && now.running() ? std::min(base.samples(), now.samples())
+                         : base.running()                ? base.samples()
+                                                         : now.samples();
+        const double elapsed =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+        if (criterion->enough({int(n), (now.running() ? now : base).measured_ms(n), elapsed})) break;
+    }
+    result b = base.finish();
+    result r = now.finish();
+    r.ab_base = std::make_shared<result>(std::move(b));
+    r.ab_order = made;
+    return r;
+}
+
+} // namespace wb
