@@ -81,6 +81,25 @@ BOOST_AUTO_TEST_CASE(every_result_field_round_trips)
     BOOST_CHECK_EQUAL(back.kernels[0].resources.registers, 32);
 }
 
+BOOST_AUTO_TEST_CASE(an_ab_result_carries_its_base_builds)
+{
+    wb::result r = full_result();
+    wb::result base = full_result();
+    base.samples_ms = {4, 5, 6};
+    base.st = wb::status::failed;
+    r.ab_base = std::make_shared<wb::result>(base);
+    r.ab_order = "BNB";
+    const wb::result back = wb::wire::result_from(nlohmann::json::parse(wb::wire::to_json(r).dump()));
+    BOOST_REQUIRE(back.ab_base);
+    BOOST_CHECK(back.ab_base->samples_ms == base.samples_ms);
+    BOOST_CHECK(back.ab_base->st == wb::status::failed);
+    BOOST_CHECK_EQUAL(back.ab_order, "BNB");
+    BOOST_CHECK(!wb::wire::result_from(wb::wire::to_json(full_result())).ab_base); // none outside A/B runs
+    // The base build's files load apart from the others.
+    BOOST_CHECK(wb::wire::load_request({"a.so"}, true).value("base", false));
+    BOOST_CHECK(!wb::wire::load_request({"a.so"}).value("base", false));
+}
+
 BOOST_AUTO_TEST_CASE(settings_round_trip)
 {
     const wb::run_settings s{7, 2, 99, 0.25, 500, 12, 3, 30};

@@ -37,8 +37,8 @@ std::string tunables_text(const plugin& p)
 {
     std::string out;
     for (const auto& t : p.tunables)
-        out += (out.empty() ? "" : ", ") + t.name + " " + std::to_string(t.default_value) + " (" +
-               describe_allowed(t) + ")";
+        out += (out.empty() ? "" : ", ") + t.name + " " + std::to_string(t.default_value) + " (" + describe_allowed(t) +
+               ")";
     return out.empty() ? "none" : out;
 }
 
@@ -46,7 +46,8 @@ std::string tunables_text(const plugin& p)
 std::string mismatch(const plugin& base, const plugin& now)
 {
     const std::string a = tunables_text(base), b = tunables_text(now);
-    if (a != b) return "its tunables differ: " + shown(a, 400) + " in the base build, " + shown(b, 400) + " in this one";
+    if (a != b)
+        return "its tunables differ: " + shown(a, 400) + " in the base build, " + shown(b, 400) + " in this one";
     if (base.sdk_version != now.sdk_version)
         return "it was built with SDK " + std::to_string(base.sdk_version) + " in the base build and SDK " +
                std::to_string(now.sdk_version) + " in this one";
@@ -101,8 +102,10 @@ void ab_run::pair(std::vector<config>& plan, const suite& s, const plugin_regist
         if (it == base.end()) continue; // `new`: only in this build
         if (checked.insert(c.plug->name()).second)
             if (const std::string why = mismatch(*it->second, *c.plug); !why.empty())
-                throw std::invalid_argument("A/B run refused: " + c.plug->name() + " cannot be compared between the "
-                                            "builds: " + why + " (--filter can leave it out)");
+                throw std::invalid_argument("A/B run refused: " + c.plug->name() +
+                                            " cannot be compared between the "
+                                            "builds: " +
+                                            why + " (--filter can leave it out)");
         c.base_plug = it->second;
     }
     // `missing`: the configurations the suite makes of the base build's variants this build lacks.
