@@ -131,6 +131,10 @@ class AB(unittest.TestCase):
             self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
             self.assertIn(why, r.stderr)
             self.assertNotIn("verified", r.stdout)  # refused before anything ran
+        # The verdict's options belong to an A/B run.
+        r = wb("run", suite(["wavefront"]), "--platform", "cpu", "--no-history", "--threshold", "2")
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("--baseline-plugins", r.stderr)
 
 
 if __name__ == "__main__":

@@ -19,15 +19,17 @@ using json = nlohmann::json;
 
 void add_ab_options(CLI::App* run, ab_options& o)
 {
-    run->add_option("--baseline-plugins", o.baseline_plugins,
-                    "an A/B run: each configuration measured with the same variant of the base build in DIR (its "
-                    "plugin files, e.g. the merge-base's build/plugins/<platform> copied away) and of this build, "
-                    "interleaved in the same worker with the same inputs; then compared as `compare` does, with "
-                    "paired samples (exit 1 on a regression under --fail-on)")
-        ->type_name("DIR")
-        ->check(a_path);
+    auto* base =
+        run->add_option("--baseline-plugins", o.baseline_plugins,
+                        "an A/B run: each configuration measured with the same variant of the base build in DIR (its "
+                        "plugin files, e.g. the merge-base's build/plugins/<platform> copied away) and of this build, "
+                        "interleaved in the same worker with the same inputs; then compared as `compare` does, with "
+                        "paired samples (exit 1 on a regression under --fail-on)")
+            ->type_name("DIR")
+            ->check(a_path);
     add_verdict_options(run, o.compare);
     add_fail_on_option(run, o.fail_on);
+    for (const char* name : {"--alpha", "--threshold", "--fail-on"}) run->get_option(name)->needs(base);
 }
 
 namespace {

@@ -103,8 +103,11 @@ nlohmann::json result_json(const result& r, const std::string& unit, const std::
         {"model_speedup", or_null(r.model_speedup)},
         {"model_issue_speedup", or_null(r.model_issue_speedup)},
         {"kernels", kernels}};
-    if (r.ab_base) // an A/B run: the base build's result, its samples paired with these by position
-        row["ab"] = {{"base", result_json(*r.ab_base, unit, metric_name)}, {"order", r.ab_order}, {"block", ab_block}};
+    // An A/B run: the base build's result, its samples paired with these by position.
+    row["ab"] = r.ab_base ? nlohmann::json{{"base", result_json(*r.ab_base, unit, metric_name)},
+                                           {"order", r.ab_order},
+                                           {"block", ab_block}}
+                          : nlohmann::json();
     return row;
 }
 
@@ -181,7 +184,7 @@ nlohmann::json results_document(const run_context& ctx, const std::vector<result
                                                     {"plan_configs", ctx.plan_configs},
                                                     {"plan_digest", ctx.plan_digest}}
                                    : nlohmann::json(); // a whole run
-    if (!ctx.ab.is_null()) doc["ab"] = ctx.ab;
+    doc["ab"] = ctx.ab;                                // null but in an A/B run
     return doc;
 }
 

@@ -19,7 +19,8 @@ __global__ void reduce_paced(const int* in, int* sum, size_t n, size_t extra, in
     for (size_t i = id; i < n; i += stride) s += in[i];
     for (size_t done = 0; done < extra; done += n) // the extra work: `extra` elements read again
         for (size_t i = id; i < n && i < extra - done; i += stride) x += in[i];
-    atomicAdd(sum, s + x * keep); // keep is 0
+    s = common::block_sum(s + x * keep); // keep is 0; shuffles within each wavefront, then across them
+    if (threadIdx.x == 0) atomicAdd(sum, s);
 }
 
 static const auto kernel = WB_KERNEL(reduce_paced, wb::block_size);
@@ -38,7 +39,7 @@ static void run(wb_args* a)
     kernel.launch(a, dim3(unsigned(groups)), wb::in<int>(a, 0), sum, size_t(n), extra, 0);
 }
 
-WB_PLUGIN({.summary = "grid-stride sum, one atomicAdd per work-item, and a set share of extra reads (a test plugin)",
+WB_PLUGIN({.summary = "grid-stride sum, one atomicAdd per work-group, and a set share of extra reads (a test plugin)",
            .seed = "none",
            .kernels = {kernel},
 #ifdef WB_PACED_MISMATCH
