@@ -5,6 +5,7 @@
 #include "harness/measure/executor.h"
 #include "harness/measure/stopping.h"
 #include "harness/platform/platform_options.h"
+#include "harness/telemetry/record.h"
 #include "reference/reference.h"
 
 #include <chrono>
@@ -155,13 +156,26 @@ public:
     measurement(const std::shared_ptr<platform>& pf, const config& c, group_inputs& g, const run_settings& settings,
                 result& r)
         : pf_(pf), c_(c), fam_(*c.plug->fam), d_(*c.plug->desc), g_(g), settings_(settings), r_(r), stream_(pf),
-          a_(c, g, stream_.get())
+          a_(c, g, stream_.get()), telemetry_(pf->kind(), pf->device(), r.telemetry)
     {
     }
 
     void prepare();
     /// Runs until the criterion has enough, or a run fails verification.
     void repeat(const stopping_criterion& enough);
+    /// --energy: joules per run over a loop of back-to-back runs (telemetry/record.h).
+    void energy()
+    {
+        enter(stage::run);
+        measure_energy(
+            telemetry_.sensors(),
+            [&] {
+                if (d_.run(&a_.args) != WB_OK || (d_.finish && d_.finish(&a_.args) != WB_OK))
+                    throw std::runtime_error("run failed in the energy loop: " + utf8(a_.message));
+                stream_.sync();
+            },
+            fam_.metric.work(c_.family_params), work_unit(fam_.metric.unit), r_.telemetry);
+    }
     /// The plugin's release, when its prepare was called.
     void release()
     {
@@ -195,6 +209,7 @@ private:
     result& r_;
     timed_stream stream_;
     plugin_args a_;
+    telemetry_sampler telemetry_; // a reading after each measured run
     bool prepared_ = false;
     size_t bound_ = size_t(-1); // the input set the plugin last bound
 };
@@ -296,6 +311,7 @@ void measurement::repeat(const stopping_criterion& criterion)
         r_.runs_checked += check;
         if (check && !verify(run, poison, g_.of_set(set))) break;
         if (run >= settings_.warmup) {
+            telemetry_.after_run(); // outside the timed region
             times.push_back(kernel);
             walls.push_back(wall);
             measured_ms += kernel;
@@ -376,6 +392,7 @@ result measure(const std::shared_ptr<platform>& pf, const config& c, group_input
     try {
         m.prepare();
         m.repeat(*stopping_criterion_for(settings));
+        if (settings.energy && r.st == status::verified) m.energy();
     } catch (const std::exception& e) {
         r.st = status::error;
         r.message = with_memory_sizes(e.what(), *pf, g);

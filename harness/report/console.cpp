@@ -88,10 +88,15 @@ std::pair<std::string, std::string> resources_text(const result& r, bool limiter
     return {regs, occ};
 }
 
-/// "ok", "ok (noisy)", or the status.
+/// "ok", "ok (noisy)", "ok (throttled 3/20)", with --energy "ok, 12.3 pJ/B"; or the status.
 std::string check_text(const result& r)
 {
-    return r.st == status::verified ? (r.noisy ? "ok (noisy)" : "ok") : to_string(r.st);
+    if (r.st != status::verified) return to_string(r.st);
+    const std::string throttled = throttle_marker(r.telemetry); // "throttled 3/20"
+    const std::string energy = energy_text(r.telemetry);        // --energy: "12.3 pJ/B"
+    std::string text =
+        throttled.empty() ? (r.noisy ? "ok (noisy)" : "ok") : (r.noisy ? "ok (noisy, " : "ok (") + throttled + ")";
+    return energy.empty() ? text : text + ", " + energy;
 }
 
 /// `first` and then the words, joined by spaces into lines of at most `width` characters where

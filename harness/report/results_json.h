@@ -46,6 +46,7 @@ struct run_context {
     shard_spec shard;         // --shard: which part of the plan this run is
     size_t plan_configs = 0;  // with a shard: the whole plan's configurations, and its digest
     std::string plan_digest;
+    nlohmann::json clocks; // what --lock-clocks locked (commands/telemetry_options.h)
 };
 
 nlohmann::json results_document(const run_context& ctx, const std::vector<result>& results, bool complete);
