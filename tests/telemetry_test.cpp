@@ -150,7 +150,8 @@ BOOST_AUTO_TEST_CASE(energy_over_a_loop_between_moves_of_the_counter)
     BOOST_TEST(rec.energy_per_unit_j == rec.energy_j / rec.energy_runs / 1e6, boost::test_tools::tolerance(1e-9));
     BOOST_TEST(energy_json(rec)["unit"] == "B");
     telemetry_record none;
-    measure_energy(nullptr, [] {}, 1, "B", none);
+    measure_energy(
+        nullptr, [] {}, 1, "B", none);
     BOOST_TEST(none.energy_j < 0);
     BOOST_TEST(energy_json(none)["joules"].is_null());
 }
@@ -207,7 +208,8 @@ BOOST_AUTO_TEST_CASE(the_cpu_frequency_from_cpufreq_or_proc_cpuinfo_or_why_not)
 
 BOOST_AUTO_TEST_CASE(rapl_energy_where_readable)
 {
-    fake_linux fl(fake_linux::files{{"/proc/cpuinfo", "cpu MHz\t: 2000\n"}, {"/sys/class/powercap/intel-rapl:0/energy_uj", "5000000\n"}});
+    fake_linux fl(fake_linux::files{{"/proc/cpuinfo", "cpu MHz\t: 2000\n"},
+                                    {"/sys/class/powercap/intel-rapl:0/energy_uj", "5000000\n"}});
     std::string why;
     auto s = open_cpu_sensors(why);
     BOOST_REQUIRE(s);
@@ -216,7 +218,8 @@ BOOST_AUTO_TEST_CASE(rapl_energy_where_readable)
     BOOST_TEST(e->joules == 5.0);
     BOOST_TEST(e->resolution_j == 1e-6);
     telemetry_record rec; // a counter that never moves: said so, no figure
-    measure_energy(s.get(), [] {}, 1, "B", rec);
+    measure_energy(
+        s.get(), [] {}, 1, "B", rec);
     BOOST_TEST(rec.energy_j < 0);
     BOOST_TEST(rec.energy_unavailable.find("did not move") != std::string::npos);
 }

@@ -34,7 +34,8 @@ std::unique_ptr<clock_guard> lock_clocks_for(bool lock, const platform& p, const
         return nullptr;
     }
     std::vector<std::string> pci;
-    for (const auto& d : devices) pci.emplace_back(d.info.pci_bus_id, strnlen(d.info.pci_bus_id, sizeof d.info.pci_bus_id));
+    for (const auto& d : devices)
+        pci.emplace_back(d.info.pci_bus_id, strnlen(d.info.pci_bus_id, sizeof d.info.pci_bus_id));
     auto guard = std::make_unique<clock_guard>(std::filesystem::read_symlink("/proc/self/exe").string(), p.kind(), pci);
     clocks = {{"locked", true}, {"devices", nlohmann::json::array()}};
     for (const auto& l : guard->locked()) {

@@ -88,15 +88,10 @@ std::pair<std::string, std::string> resources_text(const result& r, bool limiter
     return {regs, occ};
 }
 
-/// "ok", "ok (noisy)", "ok (throttled 3/20)", with --energy "ok, 12.3 pJ/B"; or the status.
+/// "ok", "ok (noisy)", or the status.
 std::string check_text(const result& r)
 {
-    if (r.st != status::verified) return to_string(r.st);
-    const std::string throttled = throttle_marker(r.telemetry); // "throttled 3/20"
-    const std::string energy = energy_text(r.telemetry);        // --energy: "12.3 pJ/B"
-    std::string text =
-        throttled.empty() ? (r.noisy ? "ok (noisy)" : "ok") : (r.noisy ? "ok (noisy, " : "ok (") + throttled + ")";
-    return energy.empty() ? text : text + ", " + energy;
+    return r.st == status::verified ? (r.noisy ? "ok (noisy)" : "ok") : to_string(r.st);
 }
 
 /// `first` and then the words, joined by spaces into lines of at most `width` characters where
@@ -384,6 +379,7 @@ void console_table::row(size_t index, const result& r)
     case table_format::table:
         os_ << tables_[t].line(tables_[t].cells(r)) << "\n";
         if (r.st != status::verified) os_ << "    " << to_string(r.st) << ": " << r.message << "\n";
+        if (const std::string t = telemetry_line(r.telemetry); !t.empty()) os_ << "    " << t << "\n";
         break;
     case table_format::markdown: {
         std::vector<std::string> cells = tables_[t].cells(r);

@@ -79,7 +79,8 @@ namespace {
 
 void sys_check(bool ok, const char* what)
 {
-    if (!ok) throw std::runtime_error(std::string("starting the clock guardian: ") + what + ": " + std::strerror(errno));
+    if (!ok)
+        throw std::runtime_error(std::string("starting the clock guardian: ") + what + ": " + std::strerror(errno));
 }
 
 /// The guardian's one answer line (it ends with the line, or with the process).

@@ -4,15 +4,13 @@
 #include "harness/telemetry/nvml_api.h"
 #include "harness/telemetry/sensors.h"
 
-
 namespace wb {
 
 namespace nvml {
 
 namespace {
 
-template <class F>
-bool bind(void* lib, const char* name, F& f)
+template <class F> bool bind(void* lib, const char* name, F& f)
 {
     f = reinterpret_cast<F>(symbol_of(lib, name));
     return f != nullptr;
@@ -44,7 +42,8 @@ const api* load(std::string& why)
             bind(lib, "nvmlDeviceGetTotalEnergyConsumption", a.total_energy);
             bind(lib, "nvmlDeviceSetGpuLockedClocks", a.set_locked_clocks);
             bind(lib, "nvmlDeviceResetGpuLockedClocks", a.reset_locked_clocks);
-            if (missing) return std::string("the NVML library has no ") + missing + " (a driver older than CUDA 12.2's?)";
+            if (missing)
+                return std::string("the NVML library has no ") + missing + " (a driver older than CUDA 12.2's?)";
             const ret r = a.init();
             return r == success ? "" : error(a, "nvmlInit_v2", r);
         },
@@ -114,12 +113,15 @@ public:
     }
     std::string reasons_text(uint64_t reasons) const override
     {
-        static const std::pair<uint64_t, const char*> names[] = {
-            {nvml::reason_gpu_idle, "gpu_idle"},          {nvml::reason_app_clocks, "applications_clocks"},
-            {nvml::reason_sw_power_cap, "sw_power_cap"},  {nvml::reason_hw_slowdown, "hw_slowdown"},
-            {nvml::reason_sync_boost, "sync_boost"},      {nvml::reason_sw_thermal, "sw_thermal_slowdown"},
-            {nvml::reason_hw_thermal, "hw_thermal_slowdown"}, {nvml::reason_hw_power_brake, "hw_power_brake"},
-            {nvml::reason_display_clocks, "display_clocks"}};
+        static const std::pair<uint64_t, const char*> names[] = {{nvml::reason_gpu_idle, "gpu_idle"},
+                                                                 {nvml::reason_app_clocks, "applications_clocks"},
+                                                                 {nvml::reason_sw_power_cap, "sw_power_cap"},
+                                                                 {nvml::reason_hw_slowdown, "hw_slowdown"},
+                                                                 {nvml::reason_sync_boost, "sync_boost"},
+                                                                 {nvml::reason_sw_thermal, "sw_thermal_slowdown"},
+                                                                 {nvml::reason_hw_thermal, "hw_thermal_slowdown"},
+                                                                 {nvml::reason_hw_power_brake, "hw_power_brake"},
+                                                                 {nvml::reason_display_clocks, "display_clocks"}};
         std::string out;
         for (const auto& [bit, name] : names)
             if (reasons & bit) out += (out.empty() ? "" : ", ") + std::string(name);
@@ -142,9 +144,10 @@ public:
         if (const nvml::ret r = a_.clock(d_, nvml::clock_sm, nvml::clock_id_app_default, &mhz); r != nvml::success)
             throw std::runtime_error(nvml::error(a_, "reading the default application SM clock", r));
         if (const nvml::ret r = a_.set_locked_clocks(d_, mhz, mhz); r != nvml::success)
-            throw std::runtime_error(
-                nvml::error(a_, "nvmlDeviceSetGpuLockedClocks", r) +
-                (r == nvml::no_permission ? " (locking clocks needs root: run as root, or without --lock-clocks)" : ""));
+            throw std::runtime_error(nvml::error(a_, "nvmlDeviceSetGpuLockedClocks", r) +
+                                     (r == nvml::no_permission
+                                          ? " (locking clocks needs root: run as root, or without --lock-clocks)"
+                                          : ""));
         locked_ = true;
         return "SM clock locked at " + std::to_string(mhz) +
                " MHz (the default application clock); memory clock not locked";

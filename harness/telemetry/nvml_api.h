@@ -11,10 +11,10 @@ namespace wb::nvml {
 using device = struct nvml_device_st*;
 using ret = int;
 constexpr ret success = 0, not_supported = 3, no_permission = 4;
-constexpr unsigned clock_sm = 1, clock_mem = 2;                        // nvmlClockType_t
-constexpr unsigned clock_id_current = 0, clock_id_app_default = 2;     // nvmlClockId_t
-constexpr unsigned temperature_gpu = 0;                               // nvmlTemperatureSensors_t
-struct temperature_v1 {                                               // nvmlTemperature_v1_t
+constexpr unsigned clock_sm = 1, clock_mem = 2;                    // nvmlClockType_t
+constexpr unsigned clock_id_current = 0, clock_id_app_default = 2; // nvmlClockId_t
+constexpr unsigned temperature_gpu = 0;                            // nvmlTemperatureSensors_t
+struct temperature_v1 {                                            // nvmlTemperature_v1_t
     unsigned version;
     unsigned sensor_type;
     int temperature;
@@ -23,9 +23,9 @@ constexpr unsigned temperature_version = unsigned(sizeof(temperature_v1)) | (1u 
 
 // nvmlClocksEventReason* bits: the first two are not throttling (an idle GPU, clocks an
 // administrator set), the others hold the clocks down.
-constexpr uint64_t reason_gpu_idle = 0x1, reason_app_clocks = 0x2, reason_sw_power_cap = 0x4,
-                   reason_hw_slowdown = 0x8, reason_sync_boost = 0x10, reason_sw_thermal = 0x20,
-                   reason_hw_thermal = 0x40, reason_hw_power_brake = 0x80, reason_display_clocks = 0x100;
+constexpr uint64_t reason_gpu_idle = 0x1, reason_app_clocks = 0x2, reason_sw_power_cap = 0x4, reason_hw_slowdown = 0x8,
+                   reason_sync_boost = 0x10, reason_sw_thermal = 0x20, reason_hw_thermal = 0x40,
+                   reason_hw_power_brake = 0x80, reason_display_clocks = 0x100;
 
 struct api {
     ret (*init)();

@@ -9,8 +9,7 @@
 
 namespace wb {
 
-telemetry_sampler::telemetry_sampler(platform_kind kind, const wb_device_info& info, telemetry_record& rec)
-    : rec_(rec)
+telemetry_sampler::telemetry_sampler(platform_kind kind, const wb_device_info& info, telemetry_record& rec) : rec_(rec)
 {
     std::string why;
     sensors_ = sensors_for(kind, info, why);

@@ -15,8 +15,8 @@
 namespace wb {
 
 struct telemetry_record {
-    std::string source;      // "nvml", "rocm-smi", "cpufreq", "proc-cpuinfo"; "" when none
-    std::string unavailable; // why there are no readings
+    std::string source;                                   // "nvml", "rocm-smi", "cpufreq", "proc-cpuinfo"; "" when none
+    std::string unavailable;                              // why there are no readings
     std::vector<double> sm_mhz, mem_mhz, temp_c, power_w; // one per measured run; negative: not given
     std::vector<uint64_t> reasons;                        // the device's reason bits, per measured run
     std::vector<int> throttled;                           // the measured runs (0-based) that were throttled
@@ -67,5 +67,8 @@ nlohmann::json energy_json(const telemetry_record& t);
 std::string throttle_marker(const telemetry_record& t);
 /// "12.3 pJ/B", or "" without an energy figure.
 std::string energy_text(const telemetry_record& t);
+/// The console's line under a result's row: "throttled 3/20 runs (sw_power_cap)", "energy 12.3
+/// pJ/B (4.5 J over 900 runs)", or both; "" when there is neither.
+std::string telemetry_line(const telemetry_record& t);
 
 } // namespace wb

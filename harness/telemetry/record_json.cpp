@@ -111,11 +111,24 @@ std::string throttle_marker(const telemetry_record& t)
     return "throttled " + std::to_string(t.throttled.size()) + "/" + std::to_string(t.sm_mhz.size());
 }
 
+std::string telemetry_line(const telemetry_record& t)
+{
+    std::string line;
+    if (const std::string m = throttle_marker(t); !m.empty())
+        line = m + " runs" + (t.throttle_reasons.empty() ? "" : " (" + t.throttle_reasons + ")");
+    if (const std::string e = energy_text(t); !e.empty()) {
+        char over[96];
+        std::snprintf(over, sizeof over, " (%.3g J over %d runs)", t.energy_j, t.energy_runs);
+        line += (line.empty() ? "energy " : "; energy ") + e + over;
+    }
+    return line;
+}
+
 std::string energy_text(const telemetry_record& t)
 {
     if (t.energy_per_unit_j < 0) return "";
-    static const std::pair<double, const char*> prefixes[] = {{1, "J"}, {1e-3, "mJ"}, {1e-6, "uJ"}, {1e-9, "nJ"},
-                                                              {1e-12, "pJ"}, {1e-15, "fJ"}};
+    static const std::pair<double, const char*> prefixes[] = {{1, "J"},     {1e-3, "mJ"},  {1e-6, "uJ"},
+                                                              {1e-9, "nJ"}, {1e-12, "pJ"}, {1e-15, "fJ"}};
     const auto* p = &prefixes[0];
     for (const auto& q : prefixes) {
         p = &q;

@@ -13,9 +13,9 @@ namespace {
 
 namespace rsmi {
 using ret = int;
-constexpr ret success = 0, permission = 4;      // RSMI_STATUS_SUCCESS, RSMI_STATUS_PERMISSION
-constexpr int clk_sys = 0, clk_mem = 4;         // RSMI_CLK_TYPE_SYS, RSMI_CLK_TYPE_MEM
-constexpr int temp_edge = 0, temp_current = 0;  // RSMI_TEMP_TYPE_EDGE, RSMI_TEMP_CURRENT
+constexpr ret success = 0, permission = 4;        // RSMI_STATUS_SUCCESS, RSMI_STATUS_PERMISSION
+constexpr int clk_sys = 0, clk_mem = 4;           // RSMI_CLK_TYPE_SYS, RSMI_CLK_TYPE_MEM
+constexpr int temp_edge = 0, temp_current = 0;    // RSMI_TEMP_TYPE_EDGE, RSMI_TEMP_CURRENT
 constexpr int perf_auto = 0, perf_stable_std = 4; // RSMI_DEV_PERF_LEVEL_AUTO, _STABLE_STD
 struct frequencies {
     uint32_t num_supported, current;
@@ -86,10 +86,13 @@ public:
     {
         reading r;
         rsmi::frequencies f{};
-        if (a_.clk_freq(dv_, rsmi::clk_sys, &f) == rsmi::success && f.current < 32) r.sm_mhz = f.frequency[f.current] * 1e-6;
-        if (a_.clk_freq(dv_, rsmi::clk_mem, &f) == rsmi::success && f.current < 32) r.mem_mhz = f.frequency[f.current] * 1e-6;
+        if (a_.clk_freq(dv_, rsmi::clk_sys, &f) == rsmi::success && f.current < 32)
+            r.sm_mhz = f.frequency[f.current] * 1e-6;
+        if (a_.clk_freq(dv_, rsmi::clk_mem, &f) == rsmi::success && f.current < 32)
+            r.mem_mhz = f.frequency[f.current] * 1e-6;
         int64_t mc = 0;
-        if (a_.temp_metric(dv_, rsmi::temp_edge, rsmi::temp_current, &mc) == rsmi::success) r.temp_c = double(mc) * 1e-3;
+        if (a_.temp_metric(dv_, rsmi::temp_edge, rsmi::temp_current, &mc) == rsmi::success)
+            r.temp_c = double(mc) * 1e-3;
         uint64_t uw = 0;
         if (a_.power_ave(dv_, 0, &uw) == rsmi::success) r.power_w = double(uw) * 1e-6;
         return r; // ROCm SMI 5.2 gives no throttle status outside gpu_metrics, whose layout varies
@@ -128,8 +131,9 @@ public:
         if (!locked_) return "";
         locked_ = false;
         const rsmi::ret r = a_.perf_level_set(int32_t(dv_), rsmi::perf_auto);
-        return r == rsmi::success ? "" : "ROCm SMI: setting the performance level back to auto failed (status " +
-                                            std::to_string(r) + ")";
+        return r == rsmi::success
+                   ? ""
+                   : "ROCm SMI: setting the performance level back to auto failed (status " + std::to_string(r) + ")";
     }
 
 private:

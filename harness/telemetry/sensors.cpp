@@ -62,8 +62,8 @@ public:
         reading r;
         const int cpu = sched_getcpu();
         if (cpufreq_) {
-            const std::string p =
-                system_path("/sys/devices/system/cpu/cpu" + std::to_string(cpu < 0 ? 0 : cpu) + "/cpufreq/scaling_cur_freq");
+            const std::string p = system_path("/sys/devices/system/cpu/cpu" + std::to_string(cpu < 0 ? 0 : cpu) +
+                                              "/cpufreq/scaling_cur_freq");
             if (auto khz = number_in(p)) r.sm_mhz = *khz / 1000;
             return r;
         }

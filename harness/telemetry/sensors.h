@@ -65,8 +65,7 @@ void* symbol_of(void* lib, const char* name);
 
 /// A library's table of functions, filled once per process by `fill` (which returns "" or why it
 /// could not be); the table, or null with `why`.
-template <class Table, class Fill>
-const Table* load_once(Fill fill, std::string& why)
+template <class Table, class Fill> const Table* load_once(Fill fill, std::string& why)
 {
     static Table table{};
     static const std::string failed = fill(table); // thread-safe, once

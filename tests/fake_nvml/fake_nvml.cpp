@@ -7,9 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <strings.h>
 #include <ctime>
-
+#include <strings.h>
 
 extern "C" {
 
@@ -24,7 +23,10 @@ static struct fake_device devices[] = {{"0000:1b:00.0", 1980, 2619, 1755, 41, 30
 
 int nvmlInit_v2(void) { return 0; }
 int nvmlShutdown(void) { return 0; }
-const char* nvmlErrorString(int r) { return r == 4 ? "Insufficient Permissions" : r == 6 ? "Not Found" : "Unknown Error"; }
+const char* nvmlErrorString(int r)
+{
+    return r == 4 ? "Insufficient Permissions" : r == 6 ? "Not Found" : "Unknown Error";
+}
 
 int nvmlDeviceGetHandleByPciBusId_v2(const char* pci, struct fake_device** d)
 {
