@@ -24,7 +24,8 @@ PACKAGES := cmake ninja-build g++ python3 libboost-dev libboost-test-dev libboos
             libxsimd-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev \
             libpq-dev postgresql slurm-wlm munge \
             hipcc libamdhip64-dev librocprim-dev libamd-comgr-dev libelf-dev clang-15 chromium \
-            clang-22 lld-22 clang-tools-22 llvm-22
+            clang-22 lld-22 clang-tools-22 llvm-22 \
+            librocm-smi-dev
 PRESET   := release
 RESULTS  := build/results/quick.json
 FUZZ_SECONDS := 60

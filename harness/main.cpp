@@ -4,6 +4,7 @@
 // command registers itself from its own file, commands/<name>_command.cpp (commands/cli.h).
 #include "harness/commands/cli.h"
 #include "harness/commands/commands.h"
+#include "harness/commands/telemetry_options.h"
 #include "harness/common/files.h"
 #include "harness/history/db_url.h"
 #include "harness/history/history.h"
@@ -106,6 +107,7 @@ int main(int argc, char** argv)
     add_report_command(app, commands);
     add_merge_command(app, commands);
     add_worker_command(app, commands);
+    add_clock_guard_command(app, commands);
 
     if (const std::string what = stray_password(argc, argv); !what.empty()) {
         std::cerr << "error: " << what << "\n";

@@ -125,6 +125,32 @@ bool starts(const std::string& s, const std::string& start) { return s.rfind(sta
 
 } // namespace
 
+BOOST_AUTO_TEST_CASE(throttled_runs_and_energy_are_said_under_the_row)
+{
+    cpu_run cpu(64, false);
+    const auto planned = wb::plan_suite(wb::parse_suite_file(suites / "quick.toml"), cpu.reg);
+    std::ostringstream out;
+    wb::console_table t(out, planned, wb::table_format::table, every_ceiling());
+    wb::result r = widest(planned[0], false);
+    r.telemetry.sm_mhz.assign(20, 1980);
+    r.telemetry.throttled = {4, 5, 6};
+    r.telemetry.throttle_reasons = "sw_power_cap";
+    t.row(0, r);
+    r.telemetry.throttled.clear();
+    r.telemetry.energy_j = 4.5;
+    r.telemetry.energy_runs = 900;
+    r.telemetry.energy_per_unit_j = 12.3e-12;
+    r.telemetry.work_unit = "B";
+    t.row(1, r);
+    t.row(2, widest(planned[2], false)); // neither: no line under it
+    const auto lines = lines_of(out.str());
+    for (const auto& l : lines) BOOST_TEST_MESSAGE(l);
+    BOOST_REQUIRE_EQUAL(lines.size(), 3u + 5u);
+    BOOST_CHECK_EQUAL(lines[4], "    throttled 3/20 runs (sw_power_cap)");
+    BOOST_CHECK_EQUAL(lines[6], "    energy 12.3 pJ/B (4.5 J over 900 runs)");
+    BOOST_CHECK(!starts(lines[7], "    "));
+}
+
 BOOST_AUTO_TEST_CASE(parameters_that_vary_are_columns_the_others_are_said_once)
 {
     const auto lines = table_lines("quick.toml");

@@ -112,6 +112,35 @@ BOOST_AUTO_TEST_CASE(settings_round_trip)
     BOOST_CHECK_EQUAL(back.max_time_s, 12);
     BOOST_CHECK_EQUAL(back.verify_every, 3);
     BOOST_CHECK_EQUAL(back.timeout_s, 30);
+    BOOST_CHECK(!back.energy);
+    const wb::run_settings with_energy{7, 2, 99, 0.25, 500, 12, 3, 30, true};
+    BOOST_CHECK(wb::wire::settings_from(wb::wire::to_json(with_energy)).energy);
+}
+
+BOOST_AUTO_TEST_CASE(telemetry_travels_and_a_result_without_it_reads_as_none)
+{
+    wb::result r = full_result();
+    r.telemetry.source = "nvml";
+    r.telemetry.sm_mhz = {1980, 1755};
+    r.telemetry.mem_mhz = {2619, 2619};
+    r.telemetry.temp_c = {41, 42};
+    r.telemetry.power_w = {300, 310};
+    r.telemetry.reasons = {0, 4};
+    r.telemetry.throttled = {1};
+    r.telemetry.throttle_reasons = "sw_power_cap";
+    r.telemetry.energy_asked = true;
+    r.telemetry.energy_j = 4.5;
+    r.telemetry.energy_runs = 900;
+    r.telemetry.work_unit = "B";
+    const wb::result back = wb::wire::result_from(nlohmann::json::parse(wb::wire::to_json(r).dump()));
+    BOOST_CHECK(back.telemetry.sm_mhz == r.telemetry.sm_mhz);
+    BOOST_CHECK(back.telemetry.throttled == r.telemetry.throttled);
+    BOOST_CHECK_EQUAL(back.telemetry.throttle_reasons, "sw_power_cap");
+    BOOST_CHECK_EQUAL(back.telemetry.energy_j, 4.5);
+    BOOST_CHECK_EQUAL(back.telemetry.energy_runs, 900);
+    nlohmann::json older = wb::wire::to_json(r);
+    older.erase("telemetry"); // a worker of an older build
+    BOOST_CHECK(wb::wire::result_from(older).telemetry.source.empty());
 }
 
 BOOST_AUTO_TEST_CASE(a_malformed_line_is_an_error)

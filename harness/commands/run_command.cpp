@@ -4,6 +4,7 @@
 #include "harness/ceilings/probe.h"
 #include "harness/commands/ab_run.h"
 #include "harness/commands/commands.h"
+#include "harness/commands/telemetry_options.h"
 #include "harness/common/files.h"
 #include "harness/common/json.h"
 #include "harness/common/utc_time.h"
@@ -43,6 +44,7 @@ struct run_options {
     std::string devices;                       // --devices: "all" or "0,2" ("": the --device one)
     shard_spec shard;                          // --shard I/N
     ab_options ab;                             // --baseline-plugins: an A/B run (commands/ab_run.h)
+    bool lock_clocks = false;                  // --lock-clocks
 };
 
 /// The cached ceilings of the device, or measured now (and cached) when there are none.
@@ -324,6 +326,7 @@ int run_command(const run_options& o)
     ctx.ab = ab.describe();
     ctx.isolation = describe(execs);
     warn_contradictions(ctx.settings, std::cerr);
+    const auto clock_lock = lock_clocks_for(o.lock_clocks, *p, devices, ctx.clocks, std::cerr); // restored at exit
     const std::filesystem::path out = o.out.empty() ? default_out(s.name, p->name()) : o.out;
     std::vector<std::filesystem::path> inputs = files;
     if (o.suite_file != "-") inputs.emplace_back(o.suite_file);
@@ -428,6 +431,7 @@ void add_run_command(CLI::App& app, command_list& commands)
         ->capture_default_str()
         ->check(integer(1, 1000000000000));
     add_settings_overrides(run, ro.overrides);
+    add_telemetry_options(run, ro.overrides, ro.lock_clocks);
     run->add_flag("--dry-run", ro.dry_run,
                   "list the configurations the suite expands to on this platform, and run nothing");
     run->add_flag("--no-ceilings", ro.no_ceilings, "do not probe or report the fraction of the machine's ceiling");

@@ -6,6 +6,7 @@
 #include "harness/measure/executor.h"
 #include "harness/measure/stopping.h"
 #include "harness/platform/platform_options.h"
+#include "harness/telemetry/record.h"
 #include "reference/reference.h"
 
 #include <algorithm>
@@ -158,7 +159,7 @@ public:
     measurement(const std::shared_ptr<platform>& pf, const config& c, group_inputs& g, const run_settings& settings,
                 result& r)
         : pf_(pf), c_(c), fam_(*c.plug->fam), d_(*c.plug->desc), g_(g), settings_(settings), r_(r), stream_(pf),
-          a_(c, g, stream_.get())
+          a_(c, g, stream_.get()), telemetry_(pf->kind(), pf->device(), r.telemetry)
     {
     }
 
@@ -166,6 +167,19 @@ public:
     /// Runs until the criterion has enough, or a run fails verification; a second call goes on
     /// where the first stopped (A/B runs take turns, measure/ab.cpp).
     void repeat(const stopping_criterion& enough);
+    /// --energy: joules per run over a loop of back-to-back runs (telemetry/record.h).
+    void energy()
+    {
+        enter(stage::run);
+        measure_energy(
+            telemetry_.sensors(),
+            [&] {
+                if (d_.run(&a_.args) != WB_OK || (d_.finish && d_.finish(&a_.args) != WB_OK))
+                    throw std::runtime_error("run failed in the energy loop: " + utf8(a_.message));
+                stream_.sync();
+            },
+            fam_.metric.work(c_.family_params), work_unit(fam_.metric.unit), r_.telemetry);
+    }
     /// The plugin's release, when its prepare was called.
     void release()
     {
@@ -199,6 +213,7 @@ private:
     result& r_;
     timed_stream stream_;
     plugin_args a_;
+    telemetry_sampler telemetry_; // a reading after each measured run
     bool prepared_ = false;
     size_t bound_ = size_t(-1); // the input set the plugin last bound
     int run_ = 0;               // the next run (warm-up included)
@@ -302,6 +317,7 @@ void measurement::repeat(const stopping_criterion& criterion)
         r_.runs_checked += check;
         if (check && !verify(run, poison, g_.of_set(set))) break;
         if (run >= settings_.warmup) {
+            telemetry_.after_run(); // outside the timed region
             times.push_back(kernel);
             walls.push_back(wall);
             measured_ms_ += kernel;
@@ -376,7 +392,7 @@ void summarize_result(const platform& pf, const config& c, const group_inputs& g
 
 struct staged_measurement::state {
     state(const std::shared_ptr<platform>& pf, const config& c, group_inputs& g, const run_settings& s)
-        : pf(pf), c(c), g(g), r(result_for(c))
+        : pf(pf), c(c), g(g), r(result_for(c)), energy(s.energy)
     {
         if (describe_inputs(c, g, r)) m = std::make_unique<measurement>(pf, c, g, s, r);
     }
@@ -395,6 +411,7 @@ struct staged_measurement::state {
     const config& c;
     group_inputs& g;
     result r;
+    bool energy; // --energy: a loop of runs after the timed ones
     std::unique_ptr<measurement> m; // none when nothing runs (skipped, or no inputs)
 };
 
@@ -426,6 +443,7 @@ double staged_measurement::measured_ms(size_t n) const
 result staged_measurement::finish()
 {
     if (!s_->m) return std::move(s_->r);
+    if (s_->energy && running()) s_->guarded([&] { s_->m->energy(); });
     s_->m->release();
     check_inputs_intact(s_->g, s_->r);
     summarize_result(*s_->pf, s_->c, s_->g, std::move(s_->m->times), std::move(s_->m->walls), s_->r);

@@ -7,6 +7,7 @@
 #include "harness/measure/kernels.h"
 #include "harness/measure/stage.h"
 #include "harness/measure/status.h"
+#include "harness/telemetry/record.h"
 
 #include <map>
 #include <memory>
@@ -56,7 +57,8 @@ struct result {
     std::optional<double> model_speedup;       // the family's model's prediction of speedup_vs_baseline
     std::optional<double> model_issue_speedup; // its second model's (one that needs the device's architecture)
     std::vector<kernel_report> kernels;
-    bool noisy = false; // relative stddev of the kernel time over 2%
+    bool noisy = false;         // relative stddev of the kernel time over 2%
+    telemetry_record telemetry; // the device's state per measured run, and --energy's figures
     // An A/B run (measure/ab.h): the base build's result of the same configuration, its samples
     // paired with these by position, and which build ran first in each block of runs ('B' base,
     // 'N' new); null and "" otherwise.

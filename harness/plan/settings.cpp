@@ -12,6 +12,7 @@ run_settings with_overrides(run_settings s, const settings_overrides& o)
     s.min_time_s = o.min_time_s.value_or(s.min_time_s);
     s.verify_every = o.verify_every.value_or(s.verify_every);
     s.timeout_s = o.timeout_s.value_or(s.timeout_s);
+    s.energy = o.energy.value_or(s.energy);
     return s;
 }
 

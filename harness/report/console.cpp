@@ -379,6 +379,7 @@ void console_table::row(size_t index, const result& r)
     case table_format::table:
         os_ << tables_[t].line(tables_[t].cells(r)) << "\n";
         if (r.st != status::verified) os_ << "    " << to_string(r.st) << ": " << r.message << "\n";
+        if (const std::string t = telemetry_line(r.telemetry); !t.empty()) os_ << "    " << t << "\n";
         break;
     case table_format::markdown: {
         std::vector<std::string> cells = tables_[t].cells(r);

@@ -102,7 +102,9 @@ nlohmann::json result_json(const result& r, const std::string& unit, const std::
         {"speedup_vs_library", or_null(r.speedup_vs_library)},
         {"model_speedup", or_null(r.model_speedup)},
         {"model_issue_speedup", or_null(r.model_issue_speedup)},
-        {"kernels", kernels}};
+        {"kernels", kernels},
+        {"telemetry", telemetry_json(r.telemetry)},
+        {"energy", energy_json(r.telemetry)}};
     // An A/B run: the base build's result, its samples paired with these by position.
     row["ab"] = r.ab_base ? nlohmann::json{{"base", result_json(*r.ab_base, unit, metric_name)},
                                            {"order", r.ab_order},
@@ -178,6 +180,7 @@ nlohmann::json results_document(const run_context& ctx, const std::vector<result
           {"timeout_s", timeout_of(ctx.settings)}}},
         {"plugins_rejected", rejections_json(ctx.rejected)},
         {"devices", devices},
+        {"clocks", ctx.clocks.is_null() ? nlohmann::json{{"locked", false}} : ctx.clocks},
         {"results", rows}};
     doc["shard"] = ctx.shard.count ? nlohmann::json{{"index", ctx.shard.index},
                                                     {"count", ctx.shard.count},

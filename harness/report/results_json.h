@@ -47,6 +47,7 @@ struct run_context {
     size_t plan_configs = 0;  // with a shard: the whole plan's configurations, and its digest
     std::string plan_digest;
     nlohmann::json ab; // an A/B run (--baseline-plugins): the document's `ab` (docs/results-schema.md); else null
+    nlohmann::json clocks; // what --lock-clocks locked (commands/telemetry_options.h)
 };
 
 nlohmann::json results_document(const run_context& ctx, const std::vector<result>& results, bool complete);

@@ -94,10 +94,14 @@ param_map params_from(const json& j)
 
 json to_json(const run_settings& s)
 {
-    return {s.repetitions, s.warmup, s.seed, s.min_time_s, s.max_samples, s.max_time_s, s.verify_every, s.timeout_s};
+    return {s.repetitions, s.warmup,       s.seed,      s.min_time_s, s.max_samples,
+            s.max_time_s,  s.verify_every, s.timeout_s, s.energy};
 }
 
-run_settings settings_from(const json& j) { return {j[0], j[1], j[2], j[3], j[4], j[5], j[6], j[7]}; }
+run_settings settings_from(const json& j)
+{
+    return {j[0], j[1], j[2], j[3], j[4], j[5], j[6], j[7], j.size() > 8 && j[8].is_boolean() && j[8].get<bool>()};
+}
 
 namespace {
 
@@ -172,6 +176,7 @@ json to_json(const result& r)
             {"model_issue_speedup", or_null(r.model_issue_speedup)},
             {"noisy", r.noisy},
             {"kernels", kernels},
+            {"telemetry", telemetry_wire(r.telemetry)},
             {"ab", r.ab_base ? json{{"base", to_json(*r.ab_base)}, {"order", r.ab_order}} : json()}};
 }
 
@@ -202,6 +207,7 @@ result result_from(const json& j)
     r.model_speedup = opt_from(j.at("model_speedup"));
     r.model_issue_speedup = opt_from(j.at("model_issue_speedup"));
     r.noisy = j.at("noisy");
+    r.telemetry = telemetry_from_wire(j.value("telemetry", json()));
     for (const auto& k : j.at("kernels")) r.kernels.push_back(kernel_from(k));
     if (const json& ab = j.value("ab", json()); ab.is_object()) { // an A/B run's base result
         r.ab_base = std::make_shared<result>(result_from(ab.at("base")));

@@ -1,0 +1,66 @@
+// --energy, --lock-clocks and `wavebench clock-guard` (commands/telemetry_options.h).
+#include "harness/commands/telemetry_options.h"
+
+#include <cstring>
+#include <filesystem>
+#include <ostream>
+
+namespace wb {
+
+void add_telemetry_options(CLI::App* run, settings_overrides& so, bool& lock_clocks)
+{
+    run->add_flag_function(
+        "--energy", [&so](int64_t) { so.energy = true; },
+        "also measure each verified configuration's energy: its runs repeated back to back for at least 0.5 s "
+        "between two moves of the device's energy counter (NVML on nvidia, ROCm SMI on amd, RAPL on cpu), reported "
+        "as joules per run and per unit of work (nJ/B, pJ/MAC) beside the throughput; where there is no counter "
+        "the results say why");
+    run->add_flag("--lock-clocks", lock_clocks,
+                  "lock the GPU clocks for the run (nvidia: the SM clock at its default application clock; amd: the "
+                  "stable_std performance level) and restore them when the run ends, however it ends; needs root "
+                  "or the rights an administrator grants; the cpu platform skips it, saying why");
+}
+
+std::unique_ptr<clock_guard> lock_clocks_for(bool lock, const platform& p, const std::vector<run_device>& devices,
+                                             nlohmann::json& clocks, std::ostream& err)
+{
+    clocks = {{"locked", false}};
+    if (!lock) return nullptr;
+    if (p.kind() == platform_kind::cpu) {
+        const char* why = "the cpu platform's frequency is the operating system's to set (cpupower frequency-set, "
+                          "as root), not wavebench's";
+        err << "warning: --lock-clocks skipped: " << why << "\n";
+        clocks["why"] = why;
+        return nullptr;
+    }
+    std::vector<std::string> pci;
+    for (const auto& d : devices)
+        pci.emplace_back(d.info.pci_bus_id, strnlen(d.info.pci_bus_id, sizeof d.info.pci_bus_id));
+    auto guard = std::make_unique<clock_guard>(std::filesystem::read_symlink("/proc/self/exe").string(), p.kind(), pci);
+    clocks = {{"locked", true}, {"devices", nlohmann::json::array()}};
+    for (const auto& l : guard->locked()) {
+        clocks["devices"].push_back({{"pci_bus_id", l.pci_bus_id}, {"what", l.what}});
+        err << "clocks of " << l.pci_bus_id << ": " << l.what << " (restored when the run ends)\n";
+    }
+    return guard;
+}
+
+void add_clock_guard_command(CLI::App& app, command_list& commands)
+{
+    struct options {
+        std::string platform;
+        std::vector<std::string> pci;
+    };
+    auto o = std::make_shared<options>();
+    auto* cmd = app.add_subcommand("clock-guard", "");
+    cmd->group(""); // not for users: `run --lock-clocks` starts it
+    cmd->add_option("--platform", o->platform)->required();
+    cmd->add_option("--pci", o->pci)->required();
+    commands.push_back({cmd, [o] {
+                            const auto kind = parse_platform(o->platform);
+                            if (!kind) throw std::invalid_argument(unknown_platform(o->platform));
+                            return clock_guard_main(*kind, o->pci);
+                        }});
+}
+
+} // namespace wb
