@@ -8,6 +8,7 @@
 #include "reference/reference.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <stdexcept>
 #include <unistd.h>
@@ -15,6 +16,16 @@
 namespace wb {
 
 namespace {
+
+using clock = std::chrono::steady_clock;
+
+/// Adds the milliseconds since `t0` to `ms`, and restarts `t0`.
+void lap(double& ms, clock::time_point& t0)
+{
+    const auto now = clock::now();
+    ms += std::chrono::duration<double, std::milli>(now - t0).count();
+    t0 = now;
+}
 
 double host_memory_bytes() { return double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE)); }
 
@@ -83,13 +94,17 @@ void group_inputs::setup(uint64_t suite_seed)
 
     const family_reference& ref = reference_of(*fam_);
     uint64_t seed = derive_seed(suite_seed, fam_->name + " " + params_text(params_, {}));
+    auto t0 = clock::now();
     for (size_t d = 0; d < plan.datasets; ++d, seed = mix64(seed) & ((uint64_t(1) << 53) - 1)) {
         dataset ds{seed, make_buffers(in_shapes), make_buffers(out_shapes)};
         fam_->generate(params_, seed, ds.inputs);
+        lap(inputs_ms, t0);
         ref.compute(params_, ds.inputs, ds.expected);
+        lap(reference_ms, t0);
         data.push_back(std::move(ds));
     }
     actual = make_buffers(out_shapes);
+    lap(inputs_ms, t0);
     for (size_t s = 0; s < plan.sets; ++s) {
         std::vector<device_buffer> set;
         for (const auto& b : of_set(s).inputs) set.emplace_back(platform_, std::max<size_t>(b.bytes.size(), 1));
@@ -98,6 +113,7 @@ void group_inputs::setup(uint64_t suite_seed)
     }
     for (const auto& b : actual) outputs.emplace_back(platform_, b.bytes.size() + guard_bytes);
     fill_guards();
+    lap(upload_ms, t0);
 }
 
 namespace {

@@ -29,10 +29,11 @@ public:
     /// earlier answer fails), each uploaded into several input sets so that repeated runs do not
     /// hit the cache.
     std::vector<dataset> data;
-    std::vector<std::vector<device_buffer>> input_sets; // set s holds data[s % data.size()]
-    std::vector<device_buffer> outputs;                 // on the device, each followed by a guard
-    std::vector<host_buffer> actual;                    // the outputs copied back to the host
-    std::string setup_error;                            // why the group cannot run, or ""
+    std::vector<std::vector<device_buffer>> input_sets;    // set s holds data[s % data.size()]
+    std::vector<device_buffer> outputs;                    // on the device, each followed by a guard
+    std::vector<host_buffer> actual;                       // the outputs copied back to the host
+    std::string setup_error;                               // why the group cannot run, or ""
+    double inputs_ms = 0, reference_ms = 0, upload_ms = 0; // host time making them (wall_time)
 
     const dataset& of_set(size_t set) const { return data[set % data.size()]; }
 

@@ -128,24 +128,42 @@ result result_for(const config& c)
     return r;
 }
 
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+double ms_since(clock::time_point t0) { return std::chrono::duration<double, std::milli>(clock::now() - t0).count(); }
+
+/// Adds the milliseconds since `t0` to `ms`, and restarts `t0`.
+void lap(double& ms, clock::time_point& t0)
+{
+    const auto now = clock::now();
+    ms += std::chrono::duration<double, std::milli>(now - t0).count();
+    t0 = now;
+}
+
+} // namespace
+
 result local_executor::measure(const config& c, const run_settings& s)
 {
-    if (group_ != c.group || !inputs_) {
+    const bool fresh = group_ != c.group || !inputs_;
+    if (fresh) {
         enter(stage::inputs);
         inputs_.reset(); // its device memory first
         inputs_ = std::make_unique<group_inputs>(platform_, *c.plug->fam, c.family_params, s.seed);
         group_ = c.group;
     }
     result r = wb::measure(platform_, c, *inputs_, s);
+    if (fresh) { // the group's inputs are counted once, by the configuration that made them
+        r.wall.inputs = inputs_->inputs_ms;
+        r.wall.reference = inputs_->reference_ms;
+        r.wall.upload = inputs_->upload_ms;
+    }
     enter(stage::none);
     return r;
 }
 
 namespace {
-
-using clock = std::chrono::steady_clock;
-
-double ms_since(clock::time_point t0) { return std::chrono::duration<double, std::milli>(clock::now() - t0).count(); }
 
 /// One configuration measured: the plugin prepared, run until the stopping criterion has enough,
 /// each run from a poisoned output and the checked ones compared with the reference, released.
@@ -166,7 +184,9 @@ public:
     void release()
     {
         enter(stage::release);
+        const auto t0 = clock::now();
         if (prepared_ && d_.release) d_.release(&a_.args);
+        r_.wall.release = ms_since(t0);
     }
 
     std::vector<double> times, walls; // each measured run's kernel and wall milliseconds
@@ -208,6 +228,7 @@ void measurement::prepare()
         const int32_t st = d_.prepare(&a_.args);
         if (st == WB_OK) settle("waiting for the plugin's prepare");
         r_.prepare_ms = ms_since(t0);
+        r_.wall.prepare = r_.prepare_ms;
         if (st == WB_SKIP) {
             r_.st = status::skipped;
             r_.message = a_.message[0] ? utf8(a_.message) : "the plugin declined this configuration";
@@ -216,7 +237,9 @@ void measurement::prepare()
         }
     }
     r_.note = utf8(a_.note);
+    const auto t0 = clock::now();
     r_.kernels = kernels_of(*pf_, c_, a_.args);
+    r_.wall.kernels = ms_since(t0);
     if (r_.st != status::skipped) r_.st = status::verified;
 }
 
@@ -228,18 +251,21 @@ void measurement::bind(size_t set)
     if (d_.bind(&a_.args) != WB_OK) throw std::runtime_error("bind failed: " + utf8(a_.message));
     settle("waiting for the plugin's bind");
     if (bound_ == size_t(-1)) r_.prepare_ms += ms_since(t0);
+    r_.wall.prepare += ms_since(t0);
     bound_ = set;
 }
 
 std::pair<double, double> measurement::run_once(int poison)
 {
     enter(stage::run);
+    const auto poisoning = clock::now();
     for (size_t i = 0; i < a_.out.size(); ++i) {
         platform::check(pf_->api().fill(a_.out[i], poison, g_.actual[i].bytes.size(), stream_.get()),
                         "poisoning the outputs");
         if (d_.finish) std::memset(a_.host_out[i], poison, g_.actual[i].bytes.size()); // else the copy overwrites all
     }
     stream_.sync();
+    r_.wall.poison += ms_since(poisoning);
 
     const auto t0 = clock::now();
     stream_.start();
@@ -289,12 +315,16 @@ void measurement::repeat(const stopping_criterion& criterion)
         // first runs are all compared with the reference, then every verify_every-th.
         const bool check = run < settings_.warmup + 2 * int(g_.input_sets.size()) || run % settings_.verify_every == 0;
         const auto [kernel, wall] = run_once(poison);
+        (run < settings_.warmup ? r_.wall.warmup : r_.wall.timed) += wall;
         ++r_.runs;
+        auto t0 = clock::now();
         if (check && !d_.finish)
             for (size_t i = 0; i < a_.out.size(); ++i)
                 pf_->copy_to_host(a_.host_out[i], a_.out[i], g_.actual[i].bytes.size());
         r_.runs_checked += check;
-        if (check && !verify(run, poison, g_.of_set(set))) break;
+        const bool wrong = check && !verify(run, poison, g_.of_set(set));
+        lap(r_.wall.verify, t0);
+        if (wrong) break;
         if (run >= settings_.warmup) {
             times.push_back(kernel);
             walls.push_back(wall);
@@ -382,8 +412,11 @@ result measure(const std::shared_ptr<platform>& pf, const config& c, group_input
         r.where = current_stage();
     }
     m.release();
+    auto t0 = clock::now();
     check_inputs_intact(g, r);
+    lap(r.wall.inputs_check, t0);
     summarize_result(*pf, c, g, std::move(m.times), std::move(m.walls), r);
+    lap(r.wall.summary, t0);
     return r;
 }
 

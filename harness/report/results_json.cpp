@@ -101,7 +101,8 @@ nlohmann::json result_json(const result& r, const std::string& unit, const std::
         {"speedup_vs_library", or_null(r.speedup_vs_library)},
         {"model_speedup", or_null(r.model_speedup)},
         {"model_issue_speedup", or_null(r.model_issue_speedup)},
-        {"kernels", kernels}};
+        {"kernels", kernels},
+        {"wall_time_ms", wall_time_json(r.wall)}};
 }
 
 } // namespace
@@ -177,13 +178,15 @@ nlohmann::json results_document(const run_context& ctx, const std::vector<result
                                                     {"plan_configs", ctx.plan_configs},
                                                     {"plan_digest", ctx.plan_digest}}
                                    : nlohmann::json(); // a whole run
+    doc["wall_time_ms"] = run_wall_time_json(results, ctx.devices.size());
     return doc;
 }
 
 nlohmann::json merged_document(const nlohmann::json& first, const merged_run& m)
 {
     nlohmann::json doc = first;
-    doc["shard"] = nullptr; // the whole run
+    doc["shard"] = nullptr;        // the whole run
+    doc["wall_time_ms"] = nullptr; // the shards ran apart: each one's is in its own document
     doc["command"] = m.command;
     doc["started"] = m.started;
     doc["complete"] = m.complete;

@@ -150,6 +150,8 @@ json to_json(const result& r)
 {
     json kernels = json::array();
     for (const auto& k : r.kernels) kernels.push_back(to_json(k));
+    json wall = json::array();
+    for (const auto& [name, part] : wall_time_parts) wall.push_back(r.wall.*part);
     return {{"family", r.family},
             {"variant", r.variant},
             {"family_params", to_json(r.family_params)},
@@ -170,7 +172,8 @@ json to_json(const result& r)
             {"model_speedup", or_null(r.model_speedup)},
             {"model_issue_speedup", or_null(r.model_issue_speedup)},
             {"noisy", r.noisy},
-            {"kernels", kernels}};
+            {"kernels", kernels},
+            {"wall_time", wall}};
 }
 
 result result_from(const json& j)
@@ -201,6 +204,11 @@ result result_from(const json& j)
     r.model_issue_speedup = opt_from(j.at("model_issue_speedup"));
     r.noisy = j.at("noisy");
     for (const auto& k : j.at("kernels")) r.kernels.push_back(kernel_from(k));
+    const json& wall = j.at("wall_time");
+    if (!wall.is_array() || wall.size() != std::size(wall_time_parts))
+        throw std::runtime_error("a worker sent a wall_time that is not " + std::to_string(std::size(wall_time_parts)) +
+                                 " numbers");
+    for (size_t i = 0; i < wall.size(); ++i) r.wall.*wall_time_parts[i].second = std::max(wall[i].get<double>(), 0.0);
     return r;
 }
 
