@@ -51,7 +51,8 @@ nlohmann::json run_wall_time_json(const std::vector<result>& results, size_t dev
         for (const auto& [name, part] : wall_time_parts) parts[name] = parts[name].get<double>() + r.wall.*part;
     }
     parts["other"] = other;
-    const nlohmann::json between = devices > 1 ? nlohmann::json() : nlohmann::json(std::max(run - first - configurations, 0.0));
+    const nlohmann::json between =
+        devices > 1 ? nlohmann::json() : nlohmann::json(std::max(run - first - configurations, 0.0));
     return {{"run", run},
             {"before_configurations", first},
             {"configurations", configurations},
