@@ -7,6 +7,7 @@
 #include "core/family.h"
 #include "harness/platform/platform.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,12 +52,15 @@ public:
 
 private:
     void setup(uint64_t suite_seed);
+    /// Runs `work` on every dataset at once, a thread each; throws the first dataset's error.
+    void each_dataset(const std::function<void(dataset&)>& work);
     void upload(size_t set);
     void fill_guards();
 
     std::shared_ptr<platform> platform_;
     const family* fam_;
     param_map params_;
+    std::vector<std::byte> scratch_; // check_intact's copy of an input, kept for the next check
 };
 
 } // namespace wb
