@@ -1,10 +1,12 @@
 // Measuring: the stopping criterion ends a configuration at its minimum repetitions and at its
-// minimum time (and at the caps), and a plan measured on the cpu platform yields verified results.
+// minimum time (and at the caps), a plan measured on the cpu platform yields verified results, and
+// a group's datasets (made on a thread each) are those of their seeds and size.
 #define BOOST_TEST_MODULE measure
 #include <boost/test/unit_test.hpp>
 
 #include "cpu_run.h"
 #include "harness/measure/stopping.h"
+#include "reference/reference.h"
 
 namespace {
 
@@ -60,4 +62,31 @@ BOOST_AUTO_TEST_CASE(a_tiny_plan_measured_on_the_cpu_platform_is_verified)
         BOOST_CHECK_GT(r.runs_checked, 0);
         BOOST_CHECK_GT(r.metric_value, 0);
     }
+}
+
+BOOST_AUTO_TEST_CASE(the_datasets_made_on_threads_are_those_of_their_seeds_and_never_another_groups)
+{
+    cpu_run cpu(64, false);
+    const wb::family& reduce = *wb::find_family("reduce");
+    auto inputs = [&](int64_t n, uint64_t seed) {
+        return std::make_unique<wb::group_inputs>(cpu.p, reduce, wb::param_map{{"n", n}}, seed);
+    };
+    const auto a = inputs(100003, 7);
+    BOOST_REQUIRE(a->setup_error.empty());
+    BOOST_REQUIRE_EQUAL(a->data.size(), 2u); // two datasets, made at once
+    BOOST_CHECK_NE(a->data[0].seed, a->data[1].seed);
+    for (const auto& d : a->data) { // each is what its seed makes, one at a time
+        std::vector<wb::host_buffer> in{wb::host_buffer(wb::elem::i32, 100003)}, out{wb::host_buffer(wb::elem::i32, 1)};
+        reduce.generate({{"n", int64_t(100003)}}, d.seed, in);
+        BOOST_CHECK(d.inputs[0].bytes == in[0].bytes);
+        wb::reference_of(reduce).compute({{"n", int64_t(100003)}}, in, out);
+        BOOST_CHECK(d.expected[0].bytes == out[0].bytes);
+    }
+    BOOST_CHECK(a->check_intact().empty());
+    // Another suite seed or size: other data, nothing kept from the group before.
+    const auto b = inputs(100003, 8), c = inputs(100004, 7);
+    BOOST_CHECK_NE(b->data[0].seed, a->data[0].seed);
+    BOOST_CHECK(b->data[0].inputs[0].bytes != a->data[0].inputs[0].bytes);
+    BOOST_CHECK_EQUAL(c->data[0].inputs[0].count(), 100004u);
+    BOOST_CHECK_NE(c->data[0].seed, a->data[0].seed);
 }

@@ -38,6 +38,8 @@ wb::result full_result()
     k.dynamic_lds_bytes = 1024;
     k.resources = {32, 64, 0, 1024, 4};
     r.kernels.push_back(k);
+    double part = 0.5;
+    for (const auto& [name, member] : wb::wall_time_parts) r.wall.*member = part += 1; // each part its own value
     return r;
 }
 
@@ -75,6 +77,7 @@ BOOST_AUTO_TEST_CASE(every_result_field_round_trips)
     BOOST_CHECK(back.model_speedup == r.model_speedup);
     BOOST_CHECK(!back.model_issue_speedup);
     BOOST_CHECK_EQUAL(back.noisy, r.noisy);
+    for (const auto& [name, member] : wb::wall_time_parts) BOOST_CHECK_EQUAL(back.wall.*member, r.wall.*member);
     BOOST_REQUIRE_EQUAL(back.kernels.size(), 1u);
     BOOST_CHECK_EQUAL(back.kernels[0].name, "reduce_tree");
     BOOST_CHECK_EQUAL(back.kernels[0].dynamic_lds_bytes, 1024);
@@ -172,4 +175,13 @@ BOOST_AUTO_TEST_CASE(requests_say_what_they_ask)
     BOOST_CHECK(wb::wire::files_of_load(wb::wire::load_request({"a.so", "b.so"})) ==
                 std::vector<std::string>({"a.so", "b.so"}));
     BOOST_CHECK(wb::wire::kind_of(wb::wire::lane_costs_request()) == wb::wire::request_kind::lane_costs);
+}
+
+BOOST_AUTO_TEST_CASE(a_wall_time_of_the_wrong_length_is_refused)
+{
+    nlohmann::json j = wb::wire::to_json(full_result());
+    j["wall_time"].erase(0);
+    BOOST_CHECK_THROW(wb::wire::result_from(j), std::runtime_error);
+    j["wall_time"] = "not an array";
+    BOOST_CHECK_THROW(wb::wire::result_from(j), std::runtime_error);
 }

@@ -349,6 +349,7 @@ int run_command(const run_options& o)
         o.no_history || o.shard.count ? std::nullopt : record_run(o.db, doc, out.string()); // a failure only warns
     if (o.amd_static) print_amd_static(info, results);
     const int status = print_summary(info, results, configs.size(), out);
+    print_wall_time(info, doc);
     if (id) info << "history: run " << *id << " (wavebench history lists the runs)\n";
     return sig ? 128 + sig : std::max(status, ab_status);
 }

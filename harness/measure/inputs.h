@@ -7,6 +7,7 @@
 #include "core/family.h"
 #include "harness/platform/platform.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,10 +30,11 @@ public:
     /// earlier answer fails), each uploaded into several input sets so that repeated runs do not
     /// hit the cache.
     std::vector<dataset> data;
-    std::vector<std::vector<device_buffer>> input_sets; // set s holds data[s % data.size()]
-    std::vector<device_buffer> outputs;                 // on the device, each followed by a guard
-    std::vector<host_buffer> actual;                    // the outputs copied back to the host
-    std::string setup_error;                            // why the group cannot run, or ""
+    std::vector<std::vector<device_buffer>> input_sets;    // set s holds data[s % data.size()]
+    std::vector<device_buffer> outputs;                    // on the device, each followed by a guard
+    std::vector<host_buffer> actual;                       // the outputs copied back to the host
+    std::string setup_error;                               // why the group cannot run, or ""
+    double inputs_ms = 0, reference_ms = 0, upload_ms = 0; // host time making them (wall_time)
 
     const dataset& of_set(size_t set) const { return data[set % data.size()]; }
 
@@ -50,12 +52,15 @@ public:
 
 private:
     void setup(uint64_t suite_seed);
+    /// Runs `work` on every dataset at once, a thread each; throws the first dataset's error.
+    void each_dataset(const std::function<void(dataset&)>& work);
     void upload(size_t set);
     void fill_guards();
 
     std::shared_ptr<platform> platform_;
     const family* fam_;
     param_map params_;
+    std::vector<std::byte> scratch_; // check_intact's copy of an input, kept for the next check
 };
 
 } // namespace wb

@@ -4,6 +4,7 @@
 #include "core/compare.h"
 #include "harness/measure/ab.h"
 #include "harness/measure/executor.h"
+#include "harness/measure/result_steps.h"
 #include "harness/measure/stopping.h"
 #include "harness/platform/platform_options.h"
 #include "harness/telemetry/record.h"
@@ -132,24 +133,42 @@ result result_for(const config& c)
     return r;
 }
 
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+double ms_since(clock::time_point t0) { return std::chrono::duration<double, std::milli>(clock::now() - t0).count(); }
+
+/// Adds the milliseconds since `t0` to `ms`, and restarts `t0`.
+void lap(double& ms, clock::time_point& t0)
+{
+    const auto now = clock::now();
+    ms += std::chrono::duration<double, std::milli>(now - t0).count();
+    t0 = now;
+}
+
+} // namespace
+
 result local_executor::measure(const config& c, const run_settings& s)
 {
-    if (group_ != c.group || !inputs_) {
+    const bool fresh = group_ != c.group || !inputs_;
+    if (fresh) {
         enter(stage::inputs);
         inputs_.reset(); // its device memory first
         inputs_ = std::make_unique<group_inputs>(platform_, *c.plug->fam, c.family_params, s.seed);
         group_ = c.group;
     }
     result r = c.base_plug ? measure_ab(platform_, c, *inputs_, s) : wb::measure(platform_, c, *inputs_, s);
+    if (fresh) { // the group's inputs are counted once, by the configuration that made them
+        r.wall.inputs = inputs_->inputs_ms;
+        r.wall.reference = inputs_->reference_ms;
+        r.wall.upload = inputs_->upload_ms;
+    }
     enter(stage::none);
     return r;
 }
 
 namespace {
-
-using clock = std::chrono::steady_clock;
-
-double ms_since(clock::time_point t0) { return std::chrono::duration<double, std::milli>(clock::now() - t0).count(); }
 
 /// One configuration measured: the plugin prepared, run until the stopping criterion has enough,
 /// each run from a poisoned output and the checked ones compared with the reference, released.
@@ -184,7 +203,9 @@ public:
     void release()
     {
         enter(stage::release);
+        const auto t0 = clock::now();
         if (prepared_ && d_.release) d_.release(&a_.args);
+        r_.wall.release = ms_since(t0);
     }
 
     std::vector<double> times, walls; // each measured run's kernel and wall milliseconds
@@ -230,6 +251,7 @@ void measurement::prepare()
         const int32_t st = d_.prepare(&a_.args);
         if (st == WB_OK) settle("waiting for the plugin's prepare");
         r_.prepare_ms = ms_since(t0);
+        r_.wall.prepare = r_.prepare_ms;
         if (st == WB_SKIP) {
             r_.st = status::skipped;
             r_.message = a_.message[0] ? utf8(a_.message) : "the plugin declined this configuration";
@@ -238,7 +260,9 @@ void measurement::prepare()
         }
     }
     r_.note = utf8(a_.note);
+    const auto t0 = clock::now();
     r_.kernels = kernels_of(*pf_, c_, a_.args);
+    r_.wall.kernels = ms_since(t0);
     if (r_.st != status::skipped) r_.st = status::verified;
 }
 
@@ -250,18 +274,21 @@ void measurement::bind(size_t set)
     if (d_.bind(&a_.args) != WB_OK) throw std::runtime_error("bind failed: " + utf8(a_.message));
     settle("waiting for the plugin's bind");
     if (bound_ == size_t(-1)) r_.prepare_ms += ms_since(t0);
+    r_.wall.prepare += ms_since(t0);
     bound_ = set;
 }
 
 std::pair<double, double> measurement::run_once(int poison)
 {
     enter(stage::run);
+    const auto poisoning = clock::now();
     for (size_t i = 0; i < a_.out.size(); ++i) {
         platform::check(pf_->api().fill(a_.out[i], poison, g_.actual[i].bytes.size(), stream_.get()),
                         "poisoning the outputs");
         if (d_.finish) std::memset(a_.host_out[i], poison, g_.actual[i].bytes.size()); // else the copy overwrites all
     }
     stream_.sync();
+    r_.wall.poison += ms_since(poisoning);
 
     const auto t0 = clock::now();
     stream_.start();
@@ -310,12 +337,16 @@ void measurement::repeat(const stopping_criterion& criterion)
         // first runs are all compared with the reference, then every verify_every-th.
         const bool check = run < settings_.warmup + 2 * int(g_.input_sets.size()) || run % settings_.verify_every == 0;
         const auto [kernel, wall] = run_once(poison);
+        (run < settings_.warmup ? r_.wall.warmup : r_.wall.timed) += wall;
         ++r_.runs;
+        auto t0 = clock::now();
         if (check && !d_.finish)
             for (size_t i = 0; i < a_.out.size(); ++i)
                 pf_->copy_to_host(a_.host_out[i], a_.out[i], g_.actual[i].bytes.size());
         r_.runs_checked += check;
-        if (check && !verify(run, poison, g_.of_set(set))) break;
+        const bool wrong = check && !verify(run, poison, g_.of_set(set));
+        lap(r_.wall.verify, t0);
+        if (wrong) break;
         if (run >= settings_.warmup) {
             telemetry_.after_run(); // outside the timed region
             times.push_back(kernel);
@@ -323,69 +354,6 @@ void measurement::repeat(const stopping_criterion& criterion)
             measured_ms_ += kernel;
         }
     }
-}
-
-/// What the result says of the group's inputs before anything runs; false (the result says why)
-/// when nothing will: the configuration is skipped or its inputs could not be made.
-bool describe_inputs(const config& c, const group_inputs& g, result& r)
-{
-    for (const auto& d : g.data) r.seeds.push_back(d.seed);
-    r.input_sets = int(g.input_sets.size());
-    for (const auto& set : g.input_sets)
-        for (const auto& b : set) r.working_set_bytes += int64_t(b.bytes());
-    for (const auto& b : g.actual) r.working_set_bytes += int64_t(b.bytes.size());
-    if (!c.skip.empty()) {
-        r.st = status::skipped;
-        r.message = c.skip;
-        return false;
-    }
-    if (!g.setup_error.empty()) {
-        r.message = g.setup_error;
-        r.where = stage::inputs;
-        return false;
-    }
-    return true;
-}
-
-/// After the plugin is released: inputs it wrote into fail the result (and do not spoil the next
-/// one's run).
-void check_inputs_intact(group_inputs& g, result& r)
-{
-    enter(stage::verify);
-    try {
-        if (std::string damage = g.check_intact(); !damage.empty() && r.st != status::error) {
-            r.st = status::failed;
-            r.message = damage;
-        }
-    } catch (const std::exception& e) { // after an error, most likely the same one again: keep the first
-        if (r.st != status::error) {
-            r.st = status::error;
-            r.message = std::string("checking the inputs afterwards failed: ") + e.what();
-            r.where = stage::verify;
-        }
-    }
-    if (r.st == status::failed) r.where = stage::verify;
-}
-
-/// The times' summaries, and for a verified result its metric, noise and model figures.
-void summarize_result(const platform& pf, const config& c, const group_inputs& g, std::vector<double> times,
-                      std::vector<double> walls, result& r)
-{
-    const family& fam = *c.plug->fam;
-    r.time_ms = summarize(times);
-    r.wall_ms = summarize(walls);
-    r.samples_ms = std::move(times);
-    r.wall_samples_ms = std::move(walls);
-    if (r.st != status::verified || r.time_ms.median <= 0) return;
-    r.metric_value = fam.metric.work(c.family_params) / (r.time_ms.median * 1e-3) / fam.metric.scale;
-    r.noisy = r.time_ms.rel_stddev > 0.02;
-    param_map all = c.family_params;
-    all.insert(c.tunables.begin(), c.tunables.end());
-    if (const auto model = reference_of(fam).model)
-        r.model_speedup = model(all, r.variant, g.data.front().inputs, unsigned(pf.device().warp_size));
-    if (const auto model_issue = reference_of(fam).model_issue)
-        r.model_issue_speedup =
-            model_issue(all, r.variant, g.data.front().inputs, unsigned(pf.device().warp_size), pf.device().arch);
 }
 
 } // namespace
@@ -445,8 +413,11 @@ result staged_measurement::finish()
     if (!s_->m) return std::move(s_->r);
     if (s_->energy && running()) s_->guarded([&] { s_->m->energy(); });
     s_->m->release();
+    auto t0 = clock::now();
     check_inputs_intact(s_->g, s_->r);
+    lap(s_->r.wall.inputs_check, t0);
     summarize_result(*s_->pf, s_->c, s_->g, std::move(s_->m->times), std::move(s_->m->walls), s_->r);
+    lap(s_->r.wall.summary, t0);
     s_->m.reset();
     return std::move(s_->r);
 }

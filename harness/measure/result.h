@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wb {
@@ -34,6 +35,42 @@ std::vector<std::string> ceiling_levels(const ceilings& c, const std::string& na
 /// The name of the ceiling of `c` that a configuration with `working_set_bytes` of data is set
 /// against: `name`, or the smallest "<name>@<N>MiB" of at least that size; "" when `c` has none.
 std::string ceiling_for(const ceilings& c, const std::string& name, int64_t working_set_bytes);
+
+/// Where a configuration's wall time went: milliseconds of host time, each part measured where it
+/// happens (in the worker, or in the harness for `start`, `total` and `messages`). The parts do
+/// not overlap and all fall inside `total`; what they leave of it is the harness's other work.
+/// The group's inputs (inputs, reference, upload) are counted by the configuration that made them,
+/// the first of its group on its device.
+struct wall_time {
+    double start = 0;        // when the harness asked for it, since the run started
+    double total = 0;        // from asking the executor to having the result
+    double inputs = 0;       // the datasets generated from the seed
+    double reference = 0;    // their expected outputs computed by the family's reference
+    double upload = 0;       // device memory for the inputs' copies and outputs, the copies uploaded
+    double prepare = 0;      // the plugin's prepare and binds, until their device work is done
+    double kernels = 0;      // the kernels' resources read (measure/kernels)
+    double poison = 0;       // the outputs poisoned before each run
+    double warmup = 0;       // the warm-up runs (host time around run and finish)
+    double timed = 0;        // the measured runs (host time around run and finish)
+    double verify = 0;       // the checked runs' outputs copied back, their guards and the comparison
+    double inputs_check = 0; // the input copies compared with their datasets afterwards
+    double release = 0;      // the plugin's release
+    double summary = 0;      // the times summarized, the metric and the models
+    double messages = 0;     // with a worker: the round trip less the worker's own time
+};
+
+/// The parts of wall_time (all but start and total) by name, in the order the results show them.
+inline constexpr std::pair<const char*, double wall_time::*> wall_time_parts[] = {
+    {"inputs", &wall_time::inputs},    {"reference", &wall_time::reference},
+    {"upload", &wall_time::upload},    {"prepare", &wall_time::prepare},
+    {"kernels", &wall_time::kernels},  {"poison", &wall_time::poison},
+    {"warmup", &wall_time::warmup},    {"timed", &wall_time::timed},
+    {"verify", &wall_time::verify},    {"inputs_check", &wall_time::inputs_check},
+    {"release", &wall_time::release},  {"summary", &wall_time::summary},
+    {"messages", &wall_time::messages}};
+
+/// Milliseconds since this process started (the clock of wall_time::start).
+double ms_since_process_start();
 
 struct result {
     size_t plan_index = 0; // its configuration's place in the suite's plan (config::index)
@@ -64,6 +101,7 @@ struct result {
     // 'N' new); null and "" otherwise.
     std::shared_ptr<result> ab_base;
     std::string ab_order;
+    wall_time wall; // where its wall time went
 };
 
 } // namespace wb

@@ -6,6 +6,7 @@
 #include "harness/measure/interrupt.h"
 #include "harness/measure/measure.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <exception>
 #include <mutex>
@@ -13,6 +14,27 @@
 #include <thread>
 
 namespace wb {
+
+namespace {
+
+const auto process_start = std::chrono::steady_clock::now(); // when the harness library was loaded
+
+/// Measures `c` on `e`, with when it started and how long it took in the result's wall_time.
+result timed_measure(executor& e, const config& c, const run_settings& s)
+{
+    const double start = ms_since_process_start();
+    result r = e.measure(c, s);
+    r.wall.start = start;
+    r.wall.total = ms_since_process_start() - start;
+    return r;
+}
+
+} // namespace
+
+double ms_since_process_start()
+{
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - process_start).count();
+}
 
 std::vector<std::string> ceiling_levels(const ceilings& c, const std::string& name)
 {
@@ -85,7 +107,7 @@ std::vector<result> runner::run(const std::vector<config>& configs, const run_se
     if (devices_.size() == 1) {
         for (size_t i = 0; i < configs.size() && !interrupted(); ++i) {
             if (starting) starting(i, configs[i], 0);
-            result r = devices_[0]->measure(configs[i], settings);
+            result r = timed_measure(*devices_[0], configs[i], settings);
             label(configs[i], r);
             finish(configs[i], std::move(r), results, begin, done);
         }
@@ -127,7 +149,7 @@ std::vector<result> runner::run(const std::vector<config>& configs, const run_se
                             if (interrupted() || failure) return;
                             if (starting) starting(i, configs[i], int(d));
                         }
-                        result r = devices_[d]->measure(configs[i], settings);
+                        result r = timed_measure(*devices_[d], configs[i], settings);
                         r.device_index = int(d);
                         label(configs[i], r);
                         std::lock_guard lock(m);

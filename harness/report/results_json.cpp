@@ -104,7 +104,8 @@ nlohmann::json result_json(const result& r, const std::string& unit, const std::
         {"model_issue_speedup", or_null(r.model_issue_speedup)},
         {"kernels", kernels},
         {"telemetry", telemetry_json(r.telemetry)},
-        {"energy", energy_json(r.telemetry)}};
+        {"energy", energy_json(r.telemetry)},
+        {"wall_time_ms", wall_time_json(r.wall)}};
     // An A/B run: the base build's result, its samples paired with these by position.
     row["ab"] = r.ab_base ? nlohmann::json{{"base", result_json(*r.ab_base, unit, metric_name)},
                                            {"order", r.ab_order},
@@ -188,13 +189,15 @@ nlohmann::json results_document(const run_context& ctx, const std::vector<result
                                                     {"plan_digest", ctx.plan_digest}}
                                    : nlohmann::json(); // a whole run
     doc["ab"] = ctx.ab;                                // null but in an A/B run
+    doc["wall_time_ms"] = run_wall_time_json(results, ctx.devices.size());
     return doc;
 }
 
 nlohmann::json merged_document(const nlohmann::json& first, const merged_run& m)
 {
     nlohmann::json doc = first;
-    doc["shard"] = nullptr; // the whole run
+    doc["shard"] = nullptr;        // the whole run
+    doc["wall_time_ms"] = nullptr; // the shards ran apart: each one's is in its own document
     doc["command"] = m.command;
     doc["started"] = m.started;
     doc["complete"] = m.complete;

@@ -5,6 +5,7 @@
 #include "harness/plan/plan.h"
 #include "harness/plan/settings.h"
 #include "harness/plugins/plugins.h"
+#include "harness/report/wall_time.h"
 
 #include <nlohmann/json.hpp>
 

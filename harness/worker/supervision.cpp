@@ -196,6 +196,7 @@ result worker_executor::measure(const config& c, const run_settings& s)
             const double round_trip =
                 std::chrono::duration<double, std::milli>(worker_process::clock::now() - t0).count();
             const double overhead = round_trip - answer.at("busy_ms").get<double>();
+            r.wall.messages = std::max(overhead, 0.0);
             std::lock_guard lock(stats_m_);
             overhead_ms_.push_back(overhead);
         } catch (const std::exception& e) {

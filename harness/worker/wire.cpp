@@ -155,6 +155,8 @@ json to_json(const result& r)
 {
     json kernels = json::array();
     for (const auto& k : r.kernels) kernels.push_back(to_json(k));
+    json wall = json::array();
+    for (const auto& [name, part] : wall_time_parts) wall.push_back(r.wall.*part);
     return {{"family", r.family},
             {"variant", r.variant},
             {"family_params", to_json(r.family_params)},
@@ -177,6 +179,7 @@ json to_json(const result& r)
             {"noisy", r.noisy},
             {"kernels", kernels},
             {"telemetry", telemetry_wire(r.telemetry)},
+            {"wall_time", wall},
             {"ab", r.ab_base ? json{{"base", to_json(*r.ab_base)}, {"order", r.ab_order}} : json()}};
 }
 
@@ -213,6 +216,11 @@ result result_from(const json& j)
         r.ab_base = std::make_shared<result>(result_from(ab.at("base")));
         r.ab_order = ab.at("order");
     }
+    const json& wall = j.at("wall_time");
+    if (!wall.is_array() || wall.size() != std::size(wall_time_parts))
+        throw std::runtime_error("a worker sent a wall_time that is not " + std::to_string(std::size(wall_time_parts)) +
+                                 " numbers");
+    for (size_t i = 0; i < wall.size(); ++i) r.wall.*wall_time_parts[i].second = std::max(wall[i].get<double>(), 0.0);
     return r;
 }
 
