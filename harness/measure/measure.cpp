@@ -379,7 +379,7 @@ struct staged_measurement::state {
     const config& c;
     group_inputs& g;
     result r;
-    bool energy; // --energy: a loop of runs after the timed ones
+    bool energy;                    // --energy: a loop of runs after the timed ones
     std::unique_ptr<measurement> m; // none when nothing runs (skipped, or no inputs)
 };
 

@@ -47,7 +47,7 @@ struct run_context {
     shard_spec shard;         // --shard: which part of the plan this run is
     size_t plan_configs = 0;  // with a shard: the whole plan's configurations, and its digest
     std::string plan_digest;
-    nlohmann::json ab; // an A/B run (--baseline-plugins): the document's `ab` (docs/results-schema.md); else null
+    nlohmann::json ab;     // an A/B run (--baseline-plugins): the document's `ab` (docs/results-schema.md); else null
     nlohmann::json clocks; // what --lock-clocks locked (commands/telemetry_options.h)
 };
 
