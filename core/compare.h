@@ -18,4 +18,8 @@ struct comparison {
 /// tolerance 0 (or an integer type): bit for bit. Otherwise |got - want| <= tolerance * max(1, |want|).
 comparison compare(const host_buffer& expected, const host_buffer& actual, double tolerance);
 
+/// Whether `bytes` bytes at a and b are the same (memcmp, over threads for large buffers: outputs
+/// and inputs of hundreds of MB are compared after many runs). Null pointers only with 0 bytes.
+bool same_bytes(const void* a, const void* b, size_t bytes);
+
 } // namespace wb

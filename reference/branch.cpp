@@ -1,6 +1,6 @@
 // The branch reference: the problem's definition of each element, in chunks over threads.
 #include "branch.h"
-#include "chunks.h"
+#include "core/chunks.h"
 #include "reference.h"
 
 namespace wb::ref {

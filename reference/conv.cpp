@@ -1,6 +1,6 @@
 // The conv reference: run-time ISA choice (xsimd::dispatch), threads over chunks of outputs.
 #include "conv.h"
-#include "chunks.h"
+#include "core/chunks.h"
 #include "reference.h"
 #include "simd_kernels.hpp"
 

@@ -1,16 +1,18 @@
 // The converge reference (run-time ISA choice, threads over lanes), its scalar oracle, and the
 // SIMD-step model.
 #include "converge.h"
-#include "chunks.h"
+#include "core/chunks.h"
 #include "reference.h"
 #include "simd_kernels.hpp"
 #include "wavebench/families/converge.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 namespace wb::ref {
 
@@ -58,13 +60,15 @@ std::optional<strategy> strategy_of(std::string_view variant)
     return std::nullopt;
 }
 
-simd_steps count_steps(const uint32_t* bits, uint32_t lanes, uint32_t iterations, unsigned warp_size, strategy s,
-                       int relief, std::vector<uint64_t>* trace)
+namespace {
+
+/// count_steps over the wavefronts whose first lanes are in [begin, end) (multiples of warp_size).
+simd_steps count_range(const uint32_t* bits, uint32_t lanes, uint32_t iterations, unsigned warp_size, strategy s,
+                       int relief, std::vector<uint64_t>* trace, uint32_t begin, uint32_t end)
 {
-    if (warp_size == 0 || warp_size > 64) throw std::invalid_argument("wavefront width must be 1..64");
     simd_steps r;
     std::vector<uint32_t> next(warp_size), word(warp_size); // word: the direction word each lane holds
-    for (uint32_t first = 0; first < lanes; first += warp_size) {
+    for (uint32_t first = begin; first < end; first += warp_size) {
         const unsigned n = unsigned(std::min<uint32_t>(warp_size, lanes - first));
         auto taken = [&](unsigned j, uint32_t i) { return cv::taken(bits, lanes, first + j, i); };
         auto ran = [&](uint64_t mask) { // one branch execution by these lanes
@@ -145,6 +149,27 @@ simd_steps count_steps(const uint32_t* bits, uint32_t lanes, uint32_t iterations
                 if (go >> j & 1) ++next[j];
         }
     }
+    return r;
+}
+
+} // namespace
+
+simd_steps count_steps(const uint32_t* bits, uint32_t lanes, uint32_t iterations, unsigned warp_size, strategy s,
+                       int relief, std::vector<uint64_t>* trace)
+{
+    if (warp_size == 0 || warp_size > 64) throw std::invalid_argument("wavefront width must be 1..64");
+    // The wavefronts are independent: counted over threads (the model runs for every converge
+    // result), a chunk of wavefronts each, the counts summed (integers: the same in any order).
+    const uint32_t waves = (lanes + warp_size - 1) / warp_size;
+    std::vector<simd_steps> part(std::max(1u, std::thread::hardware_concurrency()));
+    std::atomic<size_t> next_part{0};
+    for_chunks(waves, 64, 1, unsigned(part.size()), [&](size_t begin, size_t end) {
+        simd_steps& mine = part[next_part++];
+        mine = count_range(bits, lanes, iterations, warp_size, s, relief, begin == 0 ? trace : nullptr,
+                           uint32_t(begin * warp_size), uint32_t(std::min<uint64_t>(lanes, uint64_t(end) * warp_size)));
+    });
+    simd_steps r;
+    for (const auto& p : part) r += p;
     return r;
 }
 

@@ -47,6 +47,13 @@ struct simd_steps {
     {
         return double(branch) * branch_len + double(nonbranch) * nonbranch_len;
     }
+    simd_steps& operator+=(const simd_steps& o)
+    {
+        branch += o.branch, nonbranch += o.nonbranch, loop += o.loop, active_lanes += o.active_lanes;
+        t_runs += o.t_runs, f_runs += o.f_runs, load_trips += o.load_trips;
+        next_trips += o.next_trips, next_load_trips += o.next_load_trips;
+        return *this;
+    }
 };
 
 /// `relief`: postpone_majority runs the minority path every relief-th step (0: never).

@@ -1,6 +1,6 @@
 // The vgpr reference: the problem's definition of each output pixel, in chunks of rows over threads.
 #include "vgpr.h"
-#include "chunks.h"
+#include "core/chunks.h"
 #include "reference.h"
 
 namespace wb::ref {

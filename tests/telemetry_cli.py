@@ -103,14 +103,25 @@ class CpuRun(unittest.TestCase):
         self.assertIn("--lock-clocks skipped", p.stderr)
         self.assertFalse(doc["clocks"]["locked"])
         self.assertIn("cpu platform", doc["clocks"]["why"])
+        doc, p = self.run_tiny("--lock-clocks", "--sm-clock", "1500")  # a clock asked for: skipped alike
+        self.assertIn("--lock-clocks skipped", p.stderr)
+        self.assertFalse(doc["clocks"]["locked"])
+
+    def test_a_bad_clock_is_refused(self):
+        for bad in (["--lock-clocks", "--sm-clock", "fast"], ["--lock-clocks", "--sm-clock", "0"],
+                    ["--lock-clocks", "--sm-clock", "100001"], ["--sm-clock", "1500"]):
+            p = wb("run", SUITE, "--platform", "cpu", "--no-ceilings", "--no-history", *bad)
+            self.assertEqual(p.returncode, 2, " ".join(bad) + ": " + p.stderr)
+            self.assertIn("--sm-clock", p.stderr, bad)
+            self.assertIn("--lock-clocks" if bad[0] == "--sm-clock" else "1 to 100000", p.stderr, bad)
 
 
 class ClockGuard(unittest.TestCase):
     def setUp(self):
         self.state = os.path.join(wbtest.tempdir(), "state")
 
-    def start(self, env):
-        g = subprocess.Popen([WB, "clock-guard", "--platform", "nvidia", "--pci", "0000:1b:00.0"],
+    def start(self, env, *extra):
+        g = subprocess.Popen([WB, "clock-guard", "--platform", "nvidia", "--pci", "0000:1b:00.0", *extra],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
         self.addCleanup(g.wait, 30)
         self.addCleanup(g.stdout.close)
@@ -126,6 +137,14 @@ class ClockGuard(unittest.TestCase):
         time.sleep(0.3)
         self.assertIsNone(g.poll())
         self.assertEqual(state_of(self.state), "locked 0000:1b:00.0 1755 1755")
+        g.stdin.close()
+        self.assertEqual(g.wait(timeout=30), 0)
+        self.assertEqual(state_of(self.state), "reset 0000:1b:00.0")
+
+    def test_a_clock_asked_for_is_the_one_locked(self):
+        g, answer = self.start(fake_env(self.state), "--sm-mhz", "1410")  # run --lock-clocks=1410
+        self.assertIn("1410 MHz (as asked)", answer["locked"][0]["what"])
+        self.assertEqual(state_of(self.state), "locked 0000:1b:00.0 1410 1410")
         g.stdin.close()
         self.assertEqual(g.wait(timeout=30), 0)
         self.assertEqual(state_of(self.state), "reset 0000:1b:00.0")

@@ -162,15 +162,19 @@ BOOST_AUTO_TEST_CASE(clocks_locked_and_restored_or_the_rights_named)
     std::string why;
     auto l = nvml_locker_for("0000:1b:00.0", why);
     BOOST_REQUIRE_MESSAGE(l, why);
-    BOOST_TEST(l->lock().find("1755 MHz") != std::string::npos);
+    BOOST_TEST(l->lock(0).find("1755 MHz (the default application clock)") != std::string::npos);
     BOOST_TEST(fake.read_state() == "locked 0000:1b:00.0 1755 1755");
+    BOOST_TEST(l->restore() == "");
+    BOOST_TEST(fake.read_state() == "reset 0000:1b:00.0");
+    BOOST_TEST(l->lock(1410).find("1410 MHz (as asked)") != std::string::npos); // --lock-clocks=1410
+    BOOST_TEST(fake.read_state() == "locked 0000:1b:00.0 1410 1410");
     BOOST_TEST(l->restore() == "");
     BOOST_TEST(fake.read_state() == "reset 0000:1b:00.0");
     ::setenv("WAVEBENCH_FAKE_NVML_DENY", "1", 1);
     auto denied = nvml_locker_for("0000:2a:00.0", why);
     BOOST_REQUIRE(denied);
     try {
-        denied->lock();
+        denied->lock(0);
         BOOST_FAIL("locked without the rights");
     } catch (const std::runtime_error& e) {
         BOOST_TEST(std::string(e.what()).find("Insufficient Permissions") != std::string::npos);

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # On an NVIDIA GPU machine over a carried build (build/bin, build/lib, build/plugins), as root: the
-# regression suite with --lock-clocks --energy, stopped by SIGTERM part way, and the GPU's clocks
+# regression suite with --lock-clocks --sm-clock MHZ --energy, stopped by SIGTERM part way, and the GPU's clocks
 # read by nvidia-smi before, while locked and after: the lock must be gone once wavebench has ended
-# (docs/telemetry.md). Everything goes under $OUT (clocks.txt: the three readings to compare).
-#   tools/lock-clocks-check.sh [SECONDS_BEFORE_SIGTERM]
+# (docs/telemetry.md). A clock below the GPU's usual one (1410 MHz unless given) makes the lock
+# show in the readings. Everything goes under $OUT (clocks.txt: the three readings to compare).
+#   tools/lock-clocks-check.sh [SECONDS_BEFORE_SIGTERM [MHZ]]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/wavebench-lock-check}
@@ -14,7 +15,7 @@ clocks() {
     nvidia-smi -q -d CLOCK | grep -i -A2 "locked" || true
 }
 { echo "before:"; clocks; } | tee "$out/clocks.txt"
-build/bin/wavebench run suites/regression.toml --platform nvidia --lock-clocks --energy --no-history \
+build/bin/wavebench run suites/regression.toml --platform nvidia --lock-clocks --sm-clock "${2:-1410}" --energy --no-history \
     --out "$out/regression-locked.json" >"$out/run.txt" 2>&1 &
 pid=$!
 sleep "${1:-15}"

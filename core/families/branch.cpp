@@ -3,6 +3,7 @@
 // different branches (divergent) or every 64 consecutive elements the same one (uniform, the
 // control). Outputs are exact, compared bit for bit.
 #include "wavebench/families/branch.h"
+#include "core/chunks.h"
 #include "core/family.h"
 #include "core/random.h"
 
@@ -50,27 +51,30 @@ void generate(const param_map& p, uint64_t seed, std::vector<host_buffer>& in)
     auto w = in[0].as<uint32_t>();
     const uint64_t base = mix64(seed);
     const size_t words = size_t(branch::words_per_element(k)), n = w.size() / words;
-    for (size_t i = 0; i < n; ++i) {
-        const uint64_t r = base + 8 * (uniform ? i / 64 : i); // what decides the branch
-        const uint64_t own = base ^ (uint64_t(i) << 24);      // what does not
-        uint32_t* e = &w[words * i];
-        if (k == kernel::call) {
-            e[0] = std::bit_cast<uint32_t>(unit(own + 1));
-            e[1] = std::bit_cast<uint32_t>(unit(own + 2));
-            e[2] = std::bit_cast<uint32_t>(0.5f + 0.4f * unit(own + 3));
-            e[3] = mix64(r) & 1; // the condition; f comes from e (below) so the swap matters
-            e[3] |= std::bit_cast<uint32_t>(0.5f + 0.4f * unit(own + 4)) & ~1u;
-        } else if (k == kernel::mode) {
-            e[0] = uint32_t(mix64(r));
-        } else if (k == kernel::slot) {
-            e[0] = std::bit_cast<uint32_t>(2 * unit(r) - 1); // [-1, 1)
-        } else {
-            e[0] = uint32_t(mix64(r) % 16);
-            e[1] = std::bit_cast<uint32_t>(0.5f + 0.4f * unit(own + 1));
-            e[2] = std::bit_cast<uint32_t>(0.5f + 0.4f * unit(own + 2));
-            e[3] = std::bit_cast<uint32_t>(0.5f + 0.4f * unit(own + 3));
+    // Each element depends only on the seed and its index: generated over threads.
+    for_chunks(n, size_t(1) << 16, 1, 0, [&](size_t first, size_t last) {
+        for (size_t i = first; i < last; ++i) {
+            const uint64_t r = base + 8 * (uniform ? i / 64 : i); // what decides the branch
+            const uint64_t own = base ^ (uint64_t(i) << 24);      // what does not
+            uint32_t* e = &w[words * i];
+            if (k == kernel::call) {
+                e[0] = std::bit_cast<uint32_t>(unit(own + 1));
+                e[1] = std::bit_cast<uint32_t>(unit(own + 2));
+                e[2] = std::bit_cast<uint32_t>(0.5f + 0.4f * unit(own + 3));
+                e[3] = mix64(r) & 1; // the condition; f comes from e (below) so the swap matters
+                e[3] |= std::bit_cast<uint32_t>(0.5f + 0.4f * unit(own + 4)) & ~1u;
+            } else if (k == kernel::mode) {
+                e[0] = uint32_t(mix64(r));
+            } else if (k == kernel::slot) {
+                e[0] = std::bit_cast<uint32_t>(2 * unit(r) - 1); // [-1, 1)
+            } else {
+                e[0] = uint32_t(mix64(r) % 16);
+                e[1] = std::bit_cast<uint32_t>(0.5f + 0.4f * unit(own + 1));
+                e[2] = std::bit_cast<uint32_t>(0.5f + 0.4f * unit(own + 2));
+                e[3] = std::bit_cast<uint32_t>(0.5f + 0.4f * unit(own + 3));
+            }
         }
-    }
+    });
 }
 
 double elements(const param_map& p) { return double(get_int(p, branch::n.name)); }

@@ -4,6 +4,7 @@
 // lanes taking the same path run together; the result, a sum of the values' bits, does not depend
 // on the order, so every variant must match the reference bit for bit.
 #include "wavebench/families/converge.h"
+#include "core/chunks.h"
 #include "core/family.h"
 #include "core/random.h"
 
@@ -47,39 +48,42 @@ void generate(const param_map& p, uint64_t seed, std::vector<host_buffer>& in)
     auto bits = in[0].as<uint32_t>();
     std::fill(bits.begin(), bits.end(), 0u);
     const uint64_t base = mix64(seed);
-    std::vector<bool> row(iterations);
-    std::vector<uint8_t> tokens;
-    for (uint32_t lane = 0; lane < lanes; ++lane) {
-        const uint64_t ls = mix64(base ^ (uint64_t(lane) << 20)); // this lane's stream
-        if (pattern == "random" || pattern == "biased") {
-            // biased: each lane takes T with probability p or 1 - p, chosen per lane
-            const double q = pattern == "random" || (ls & 1) ? prob : 1 - prob;
-            for (uint32_t i = 0; i < iterations; ++i) row[i] = unit(ls + 1 + i) < q;
-        } else if (pattern == "alternating") { // T, F, T, ... from a random phase per lane
-            for (uint32_t i = 0; i < iterations; ++i) row[i] = ((i + (ls & 1)) & 1) == 0;
-        } else {
-            // advanceable: exactly round(p x iterations) pairs of differing neighbours as the
-            // advance variant scans them (greedily from the start), the rest single iterations
-            // whose successor takes the same path; tokens shuffled per lane.
-            const uint32_t pairs = std::min(iterations / 2, uint32_t(std::lround(prob * iterations)));
-            tokens.assign(iterations - 2 * pairs, 0);
-            tokens.insert(tokens.end(), pairs, 1);
-            for (size_t k = tokens.size(); k > 1; --k) std::swap(tokens[k - 1], tokens[mix64(ls + k) % k]);
-            bool v = ls & 2;
-            uint32_t i = 0;
-            for (size_t k = 0; k < tokens.size(); ++k) {
-                if (tokens[k]) {
-                    row[i++] = v;
-                    row[i++] = !v;
-                    v = mix64(ls ^ (k << 32)) & 1; // the next token starts anywhere
-                } else {
-                    row[i++] = v; // the next token starts on the same path
+    // Each lane has its own stream and its own bits: the lanes are generated over threads.
+    for_chunks(lanes, 4096, 1, 0, [&](size_t first, size_t last) {
+        std::vector<bool> row(iterations);
+        std::vector<uint8_t> tokens;
+        for (uint32_t lane = uint32_t(first); lane < last; ++lane) {
+            const uint64_t ls = mix64(base ^ (uint64_t(lane) << 20)); // this lane's stream
+            if (pattern == "random" || pattern == "biased") {
+                // biased: each lane takes T with probability p or 1 - p, chosen per lane
+                const double q = pattern == "random" || (ls & 1) ? prob : 1 - prob;
+                for (uint32_t i = 0; i < iterations; ++i) row[i] = unit(ls + 1 + i) < q;
+            } else if (pattern == "alternating") { // T, F, T, ... from a random phase per lane
+                for (uint32_t i = 0; i < iterations; ++i) row[i] = ((i + (ls & 1)) & 1) == 0;
+            } else {
+                // advanceable: exactly round(p x iterations) pairs of differing neighbours as the
+                // advance variant scans them (greedily from the start), the rest single iterations
+                // whose successor takes the same path; tokens shuffled per lane.
+                const uint32_t pairs = std::min(iterations / 2, uint32_t(std::lround(prob * iterations)));
+                tokens.assign(iterations - 2 * pairs, 0);
+                tokens.insert(tokens.end(), pairs, 1);
+                for (size_t k = tokens.size(); k > 1; --k) std::swap(tokens[k - 1], tokens[mix64(ls + k) % k]);
+                bool v = ls & 2;
+                uint32_t i = 0;
+                for (size_t k = 0; k < tokens.size(); ++k) {
+                    if (tokens[k]) {
+                        row[i++] = v;
+                        row[i++] = !v;
+                        v = mix64(ls ^ (k << 32)) & 1; // the next token starts anywhere
+                    } else {
+                        row[i++] = v; // the next token starts on the same path
+                    }
                 }
             }
+            for (uint32_t i = 0; i < iterations; ++i)
+                if (row[i]) bits[uint64_t(i / 32) * lanes + lane] |= 1u << (i % 32);
         }
-        for (uint32_t i = 0; i < iterations; ++i)
-            if (row[i]) bits[uint64_t(i / 32) * lanes + lane] |= 1u << (i % 32);
-    }
+    });
 }
 
 double multiply_adds(const param_map& p)

@@ -90,13 +90,17 @@ typedef enum hipMemcpyKind {
     hipMemcpyDefault = 4,
 } hipMemcpyKind;
 
-// Flags of hipStreamCreateWithFlags and hipHostMalloc, with HIP's (and CUDA's) values.
+// Flags of hipStreamCreateWithFlags, hipHostMalloc and hipHostRegister, with HIP's (and CUDA's) values.
 #define hipStreamDefault 0x00
 #define hipStreamNonBlocking 0x01
 #define hipHostMallocDefault 0x0
 #define hipHostMallocPortable 0x1
 #define hipHostMallocMapped 0x2
 #define hipHostMallocWriteCombined 0x4
+#define hipHostRegisterDefault 0x0
+#define hipHostRegisterPortable 0x1
+#define hipHostRegisterMapped 0x2
+#define hipHostRegisterIoMemory 0x4
 
 /// The device attributes of hipDeviceGetAttribute that wavebench's layers answer (HIP's names; the
 /// values are this header's own: code uses the names).

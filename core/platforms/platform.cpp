@@ -295,6 +295,16 @@ wb_err probe_lanes(int32_t kind, const int32_t* in, int32_t* out, uint64_t n, ui
     });
 }
 
+wb_err host_pin(void* ptr, uint64_t bytes)
+{
+    return guarded([&] { HIP_CHECK(hipHostRegister(ptr, bytes, hipHostRegisterDefault)); });
+}
+
+wb_err host_unpin(void* ptr)
+{
+    return guarded([&] { HIP_CHECK(hipHostUnregister(ptr)); });
+}
+
 const wb_platform table = {sizeof(wb_platform),
                            WB_PLATFORM_ABI_VERSION,
                            WB_PLATFORM_NAME,
@@ -315,7 +325,9 @@ const wb_platform table = {sizeof(wb_platform),
                            copy_async,
                            probe_read,
                            probe_imad,
-                           probe_lanes};
+                           probe_lanes,
+                           host_pin,
+                           host_unpin};
 
 } // namespace
 

@@ -44,7 +44,7 @@ struct run_options {
     std::string devices;                       // --devices: "all" or "0,2" ("": the --device one)
     shard_spec shard;                          // --shard I/N
     ab_options ab;                             // --baseline-plugins: an A/B run (commands/ab_run.h)
-    bool lock_clocks = false;                  // --lock-clocks
+    int lock_clocks = -1;                      // --lock-clocks: -1 not asked, 0 the default clock, or --sm-clock
 };
 
 /// The cached ceilings of the device, or measured now (and cached) when there are none.

@@ -1,13 +1,14 @@
 // --energy, --lock-clocks and `wavebench clock-guard` (commands/telemetry_options.h).
 #include "harness/commands/telemetry_options.h"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <ostream>
 
 namespace wb {
 
-void add_telemetry_options(CLI::App* run, settings_overrides& so, bool& lock_clocks)
+void add_telemetry_options(CLI::App* run, settings_overrides& so, int& lock_clocks)
 {
     run->add_flag_function(
         "--energy", [&so](int64_t) { so.energy = true; },
@@ -15,17 +16,24 @@ void add_telemetry_options(CLI::App* run, settings_overrides& so, bool& lock_clo
         "between two moves of the device's energy counter (NVML on nvidia, ROCm SMI on amd, RAPL on cpu), reported "
         "as joules per run and per unit of work (nJ/B, pJ/MAC) beside the throughput; where there is no counter "
         "the results say why");
-    run->add_flag("--lock-clocks", lock_clocks,
-                  "lock the GPU clocks for the run (nvidia: the SM clock at its default application clock; amd: the "
-                  "stable_std performance level) and restore them when the run ends, however it ends; needs root "
-                  "or the rights an administrator grants; the cpu platform skips it, saying why");
+    auto* lock = run->add_flag_callback(
+        "--lock-clocks", [&lock_clocks] { lock_clocks = std::max(lock_clocks, 0); },
+        "lock the GPU clocks for the run (nvidia: the SM clock at its default application clock, or at "
+        "--sm-clock; amd: the stable_std performance level) and restore them when the run ends, however it "
+        "ends; needs root or the rights an administrator grants; the cpu platform skips it, saying why");
+    run->add_option_function<int>(
+           "--sm-clock", [&lock_clocks](int mhz) { lock_clocks = mhz; },
+           "with --lock-clocks on nvidia: the SM clock to lock at, in MHz (e.g. the base clock, which the GPU holds "
+           "under any load)")
+        ->check(CLI::Range(1, 100000))
+        ->needs(lock);
 }
 
-std::unique_ptr<clock_guard> lock_clocks_for(bool lock, const platform& p, const std::vector<run_device>& devices,
+std::unique_ptr<clock_guard> lock_clocks_for(int lock, const platform& p, const std::vector<run_device>& devices,
                                              nlohmann::json& clocks, std::ostream& err)
 {
     clocks = {{"locked", false}};
-    if (!lock) return nullptr;
+    if (lock < 0) return nullptr; // not asked; 0 the default clock, else the SM clock in MHz
     if (p.kind() == platform_kind::cpu) {
         const char* why = "the cpu platform's frequency is the operating system's to set (cpupower frequency-set, "
                           "as root), not wavebench's";
@@ -36,7 +44,8 @@ std::unique_ptr<clock_guard> lock_clocks_for(bool lock, const platform& p, const
     std::vector<std::string> pci;
     for (const auto& d : devices)
         pci.emplace_back(d.info.pci_bus_id, strnlen(d.info.pci_bus_id, sizeof d.info.pci_bus_id));
-    auto guard = std::make_unique<clock_guard>(std::filesystem::read_symlink("/proc/self/exe").string(), p.kind(), pci);
+    auto guard = std::make_unique<clock_guard>(std::filesystem::read_symlink("/proc/self/exe").string(), p.kind(), pci,
+                                               unsigned(lock));
     clocks = {{"locked", true}, {"devices", nlohmann::json::array()}};
     for (const auto& l : guard->locked()) {
         clocks["devices"].push_back({{"pci_bus_id", l.pci_bus_id}, {"what", l.what}});
@@ -50,16 +59,18 @@ void add_clock_guard_command(CLI::App& app, command_list& commands)
     struct options {
         std::string platform;
         std::vector<std::string> pci;
+        unsigned sm_mhz = 0;
     };
     auto o = std::make_shared<options>();
     auto* cmd = app.add_subcommand("clock-guard", "");
     cmd->group(""); // not for users: `run --lock-clocks` starts it
     cmd->add_option("--platform", o->platform)->required();
     cmd->add_option("--pci", o->pci)->required();
+    cmd->add_option("--sm-mhz", o->sm_mhz);
     commands.push_back({cmd, [o] {
                             const auto kind = parse_platform(o->platform);
                             if (!kind) throw std::invalid_argument(unknown_platform(o->platform));
-                            return clock_guard_main(*kind, o->pci);
+                            return clock_guard_main(*kind, o->pci, o->sm_mhz);
                         }});
 }
 

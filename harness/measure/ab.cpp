@@ -65,6 +65,9 @@ result measure_ab(const std::shared_ptr<platform>& pf, const config& c, group_in
     }
     result b = base.finish();
     result r = now.finish();
+    // The configuration's wall time holds both builds' runs: the base build's parts added to this
+    // one's (the base result keeps its own as well).
+    for (const auto& [name, part] : wall_time_parts) r.wall.*part += b.wall.*part;
     r.ab_base = std::make_shared<result>(std::move(b));
     r.ab_order = made;
     return r;

@@ -61,6 +61,9 @@ private:
     const family* fam_;
     param_map params_;
     std::vector<std::byte> scratch_; // check_intact's copy of an input, kept for the next check
+    // Page-locked while the group lives (declared after what they lock: released first).
+    std::vector<pinned_memory> pinned_outputs_;
+    pinned_memory pinned_scratch_;
 };
 
 } // namespace wb

@@ -411,9 +411,10 @@ double staged_measurement::measured_ms(size_t n) const
 result staged_measurement::finish()
 {
     if (!s_->m) return std::move(s_->r);
-    if (s_->energy && running()) s_->guarded([&] { s_->m->energy(); });
-    s_->m->release();
     auto t0 = clock::now();
+    if (s_->energy && running()) s_->guarded([&] { s_->m->energy(); });
+    lap(s_->r.wall.energy, t0);
+    s_->m->release();
     check_inputs_intact(s_->g, s_->r);
     lap(s_->r.wall.inputs_check, t0);
     summarize_result(*s_->pf, s_->c, s_->g, std::move(s_->m->times), std::move(s_->m->walls), s_->r);

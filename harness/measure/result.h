@@ -53,6 +53,7 @@ struct wall_time {
     double warmup = 0;       // the warm-up runs (host time around run and finish)
     double timed = 0;        // the measured runs (host time around run and finish)
     double verify = 0;       // the checked runs' outputs copied back, their guards and the comparison
+    double energy = 0;       // --energy: the loop of runs between two moves of the energy counter
     double inputs_check = 0; // the input copies compared with their datasets afterwards
     double release = 0;      // the plugin's release
     double summary = 0;      // the times summarized, the metric and the models
@@ -61,12 +62,19 @@ struct wall_time {
 
 /// The parts of wall_time (all but start and total) by name, in the order the results show them.
 inline constexpr std::pair<const char*, double wall_time::*> wall_time_parts[] = {
-    {"inputs", &wall_time::inputs},    {"reference", &wall_time::reference},
-    {"upload", &wall_time::upload},    {"prepare", &wall_time::prepare},
-    {"kernels", &wall_time::kernels},  {"poison", &wall_time::poison},
-    {"warmup", &wall_time::warmup},    {"timed", &wall_time::timed},
-    {"verify", &wall_time::verify},    {"inputs_check", &wall_time::inputs_check},
-    {"release", &wall_time::release},  {"summary", &wall_time::summary},
+    {"inputs", &wall_time::inputs},
+    {"reference", &wall_time::reference},
+    {"upload", &wall_time::upload},
+    {"prepare", &wall_time::prepare},
+    {"kernels", &wall_time::kernels},
+    {"poison", &wall_time::poison},
+    {"warmup", &wall_time::warmup},
+    {"timed", &wall_time::timed},
+    {"verify", &wall_time::verify},
+    {"energy", &wall_time::energy},
+    {"inputs_check", &wall_time::inputs_check},
+    {"release", &wall_time::release},
+    {"summary", &wall_time::summary},
     {"messages", &wall_time::messages}};
 
 /// Milliseconds since this process started (the clock of wall_time::start).

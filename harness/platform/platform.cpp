@@ -123,6 +123,16 @@ void platform::copy_to_host(void* dst, const void* src, size_t bytes) const
     check(api_->copy(dst, src, bytes, 2 /* hipMemcpyDeviceToHost */), "copying outputs to the host");
 }
 
+pinned_memory::pinned_memory(std::shared_ptr<platform> p, void* ptr, size_t bytes)
+{
+    if (ptr && bytes > 0 && !p->api().host_pin(ptr, bytes)) p_ = std::move(p), ptr_ = ptr;
+}
+
+pinned_memory::~pinned_memory()
+{
+    if (p_ && ptr_) (void)p_->api().host_unpin(ptr_); // nothing useful to do with an error here
+}
+
 device_buffer::device_buffer(std::shared_ptr<platform> p, size_t bytes) : p_(std::move(p)), bytes_(bytes)
 {
     platform::check(p_->api().alloc(&ptr_, bytes), "allocating " + std::to_string(bytes) + " bytes of device memory");

@@ -82,6 +82,31 @@ private:
     wb_device_info device_{};
 };
 
+/// Host memory page-locked while this lives, for faster copies to and from the device (the
+/// outputs copied back after every checked run). Where the platform refuses, the memory stays as
+/// it was: copies work, only slower.
+class pinned_memory {
+public:
+    pinned_memory() = default;
+    pinned_memory(std::shared_ptr<platform> p, void* ptr, size_t bytes);
+    pinned_memory(pinned_memory&& o) noexcept { swap(o); }
+    pinned_memory& operator=(pinned_memory&& o) noexcept
+    {
+        swap(o);
+        return *this;
+    }
+    ~pinned_memory();
+
+private:
+    void swap(pinned_memory& o) noexcept
+    {
+        std::swap(p_, o.p_);
+        std::swap(ptr_, o.ptr_);
+    }
+    std::shared_ptr<platform> p_;
+    void* ptr_ = nullptr; // null unless locked
+};
+
 /// Device memory.
 class device_buffer {
 public:

@@ -172,6 +172,7 @@ void pair_verdict(json& e, const json& b, const json& n, const results_reader& r
         e["reason"] = shown(status_text(b), 40) + " in BASE, " + shown(status_text(n), 40) + " in NEW" + error_of(n);
     }
     e["resources"] = resource_changes(b, n);
+    e["conditions"] = run_conditions(b, n, o.threshold);
 }
 
 /// A result's status, samples and median, as a row of the comparison shows it.
@@ -197,7 +198,8 @@ json row_of(const json& r, const results_reader& rd)
             {"change", nullptr},
             {"ci", nullptr},
             {"p_value", nullptr},
-            {"resources", json::array()}};
+            {"resources", json::array()},
+            {"conditions", json::object()}};
 }
 
 /// A parameter's value as compare matches it: a number by its value (1000.0 is 1000), anything else
@@ -371,7 +373,7 @@ json compare_runs(const run_input& base, const run_input& now, const compare_opt
 
     // What counts, and whether it fails the comparison.
     json counts = json::object();
-    size_t worse_resources = 0, matched = 0;
+    size_t worse_resources = 0, matched = 0, other_clocks = 0;
     for (const auto& v : {"faster", "slower", "same", "noisy", "untested", "failed", "fixed", "not verified", "skipped",
                           "new", "missing"})
         counts[v] = 0;
@@ -380,6 +382,7 @@ json compare_runs(const run_input& base, const run_input& now, const compare_opt
         worse_resources += std::count_if(e["resources"].begin(), e["resources"].end(),
                                          [](const json& c) { return c["worse"].get<bool>(); });
         matched += e["base"].is_object() && e["new"].is_object();
+        other_clocks += e["conditions"].value("clocks_differ", false);
     }
     std::set<std::string> fail_on = o.fail_on;
     if (fail_on.count("any"))
@@ -399,6 +402,7 @@ json compare_runs(const run_input& base, const run_input& now, const compare_opt
             {"counts", counts},
             {"matched", matched},
             {"resource_regressions", worse_resources},
+            {"other_clocks", other_clocks},
             {"warnings", warnings_of(base, now, rb, rn, matched)},
             {"regressions", regressions},
             {"regressed", !regressions.empty()}};

@@ -50,6 +50,17 @@ nlohmann::json compare_ab(const run_input& run, compare_options o);
 /// targets included: each figure that changed, and whether for the worse.
 nlohmann::json resource_changes(const nlohmann::json& base, const nlohmann::json& now);
 
+/// How two results of a configuration ran (compare's `conditions`, report/compare_conditions.cpp):
+/// `sm_mhz` [BASE, NEW] (median SM clocks) and `clocks_differ` (by more than clock_margin of the
+/// higher), `throttled_runs` [BASE, NEW], and where both measured energy `energy` {base_j, new_j
+/// (per run), change, large (by `threshold` or more)}; each only where both results have it.
+nlohmann::json run_conditions(const nlohmann::json& base, const nlohmann::json& now, double threshold);
+/// Clocks that differ by more than this share are flagged: a change of the kernel's time of that
+/// size may be the clock's.
+inline constexpr double clock_margin = 0.01;
+/// The conditions worth a note ("ran at other clocks: ...; energy per run +6.1% (...)"), or "".
+std::string conditions_text(const nlohmann::json& conditions);
+
 /// The comparison as a console table (`markdown`: a pull-request comment).
 void print_comparison(std::ostream& os, const nlohmann::json& cmp, bool markdown);
 

@@ -71,6 +71,8 @@ std::string summary_line(const json& cmp)
         if (v.get<int>() > 0) s += (s.empty() ? "" : ", ") + std::to_string(v.get<int>()) + " " + k;
     if (cmp["resource_regressions"].get<size_t>() > 0)
         s += "; " + std::to_string(cmp["resource_regressions"].get<size_t>()) + " resource regressions";
+    if (cmp.value("other_clocks", size_t(0)) > 0)
+        s += "; " + std::to_string(cmp["other_clocks"].get<size_t>()) + " ran at other clocks";
     s = s.empty() ? "no configurations" : s;
     if (cmp["matched"].get<size_t>() == 0) s += "; nothing matched";
     for (const char* side : {"base", "new"})
@@ -171,6 +173,7 @@ void print_notes(std::ostream& os, const json& cmp, const std::vector<row_cells>
         std::string what =
             v != "same" && v != "slower" && v != "faster" ? e["reason"].get<std::string>() : ""; // those: in the table
         for (const auto& c : e["resources"]) what += (what.empty() ? "" : "; ") + resource_text(c);
+        if (const std::string c = conditions_text(e["conditions"]); !c.empty()) what += (what.empty() ? "" : "; ") + c;
         if (!what.empty())
             notes +=
                 (markdown ? "- " : "  ") + cells[i][1] + " " + cells[i][2] + ": " + cells[i][0] + ": " + what + "\n";

@@ -29,7 +29,7 @@ std::unique_ptr<clock_locker> locker_for(platform_kind kind, const std::string& 
 }
 
 /// Locks every device, or none (those locked are restored): the answer line.
-nlohmann::json lock_all(platform_kind kind, const std::vector<std::string>& pci_ids,
+nlohmann::json lock_all(platform_kind kind, const std::vector<std::string>& pci_ids, unsigned sm_mhz,
                         std::vector<std::unique_ptr<clock_locker>>& lockers)
 {
     nlohmann::json locked = nlohmann::json::array();
@@ -38,7 +38,7 @@ nlohmann::json lock_all(platform_kind kind, const std::vector<std::string>& pci_
         auto l = locker_for(kind, pci, why);
         try {
             if (!l) throw std::runtime_error(why);
-            locked.push_back({{"pci", pci}, {"what", l->lock()}});
+            locked.push_back({{"pci", pci}, {"what", l->lock(sm_mhz)}});
             lockers.push_back(std::move(l));
         } catch (const std::exception& e) {
             for (auto& done : lockers) (void)done->restore();
@@ -51,14 +51,14 @@ nlohmann::json lock_all(platform_kind kind, const std::vector<std::string>& pci_
 
 } // namespace
 
-int clock_guard_main(platform_kind kind, const std::vector<std::string>& pci_ids)
+int clock_guard_main(platform_kind kind, const std::vector<std::string>& pci_ids, unsigned sm_mhz)
 {
     sigset_t blocked; // also when started by hand: only the end of stdin ends the lock
     sigemptyset(&blocked);
     for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&blocked, sig);
     sigprocmask(SIG_BLOCK, &blocked, nullptr);
     std::vector<std::unique_ptr<clock_locker>> lockers;
-    const nlohmann::json answer = lock_all(kind, pci_ids, lockers);
+    const nlohmann::json answer = lock_all(kind, pci_ids, sm_mhz, lockers);
     std::cout << answer.dump() << std::endl;
     if (lockers.empty()) return 1;
     char buf[256];
@@ -99,7 +99,8 @@ std::string read_line(int fd)
 
 } // namespace
 
-clock_guard::clock_guard(const std::string& exe, platform_kind kind, const std::vector<std::string>& pci_ids)
+clock_guard::clock_guard(const std::string& exe, platform_kind kind, const std::vector<std::string>& pci_ids,
+                         unsigned sm_mhz)
 {
     int in[2], out[2];
     sys_check(pipe2(in, O_CLOEXEC) == 0 && pipe2(out, O_CLOEXEC) == 0, "pipe");
@@ -114,7 +115,8 @@ clock_guard::clock_guard(const std::string& exe, platform_kind kind, const std::
     for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&blocked, sig);
     posix_spawnattr_setsigmask(&attr, &blocked);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
-    std::vector<std::string> args{exe, "clock-guard", "--platform", to_string(kind)};
+    std::vector<std::string> args{exe,        "clock-guard",         "--platform", to_string(kind),
+                                  "--sm-mhz", std::to_string(sm_mhz)};
     for (const auto& p : pci_ids) args.insert(args.end(), {"--pci", p});
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());

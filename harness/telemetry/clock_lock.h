@@ -17,9 +17,9 @@ namespace wb {
 class clock_locker {
 public:
     virtual ~clock_locker() = default;
-    /// Locks; returns what ("SM clock locked at 1755 MHz ..."); throws std::runtime_error saying why
-    /// not (the rights it needs among it).
-    virtual std::string lock() = 0;
+    /// Locks (`sm_mhz`: the SM clock asked for, 0 the device's default); returns what ("SM clock
+    /// locked at 1755 MHz ..."); throws std::runtime_error saying why not (the rights it needs among it).
+    virtual std::string lock(unsigned sm_mhz) = 0;
     /// Restores what lock() set; "" or what went wrong.
     virtual std::string restore() = 0;
 };
@@ -33,12 +33,12 @@ struct locked_device {
     std::string pci_bus_id, what;
 };
 
-/// The harness's side: starts the guardian (`exe clock-guard --platform P --pci ID ...`) and waits
+/// The harness's side: starts the guardian (`exe clock-guard --platform P --sm-mhz N --pci ID ...`) and waits
 /// until it has locked every device; its destructor closes the pipe and waits for the restore.
 /// Throws std::runtime_error with the guardian's reason when it cannot lock (no rights, no NVML).
 class clock_guard {
 public:
-    clock_guard(const std::string& exe, platform_kind kind, const std::vector<std::string>& pci_ids);
+    clock_guard(const std::string& exe, platform_kind kind, const std::vector<std::string>& pci_ids, unsigned sm_mhz);
     ~clock_guard();
     clock_guard(const clock_guard&) = delete;
     clock_guard& operator=(const clock_guard&) = delete;
@@ -53,6 +53,6 @@ private:
 
 /// `wavebench clock-guard`: locks the devices, writes one JSON line on stdout ({"locked": [{"pci",
 /// "what"}]} or {"error": why}), waits for stdin to end and restores them. Returns the exit status.
-int clock_guard_main(platform_kind kind, const std::vector<std::string>& pci_ids);
+int clock_guard_main(platform_kind kind, const std::vector<std::string>& pci_ids, unsigned sm_mhz);
 
 } // namespace wb

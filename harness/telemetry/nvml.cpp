@@ -136,21 +136,23 @@ private:
 class nvml_locker : public clock_locker {
 public:
     nvml_locker(const nvml::api& a, nvml::device d) : a_(a), d_(d) {}
-    std::string lock() override
+    std::string lock(unsigned sm_mhz) override
     {
         if (!a_.set_locked_clocks || !a_.reset_locked_clocks || !a_.clock)
             throw std::runtime_error("this driver's NVML cannot lock clocks (no nvmlDeviceSetGpuLockedClocks)");
-        unsigned mhz = 0;
-        if (const nvml::ret r = a_.clock(d_, nvml::clock_sm, nvml::clock_id_app_default, &mhz); r != nvml::success)
+        unsigned mhz = sm_mhz;
+        if (const nvml::ret r = a_.clock(d_, nvml::clock_sm, nvml::clock_id_app_default, &mhz);
+            sm_mhz == 0 && r != nvml::success)
             throw std::runtime_error(nvml::error(a_, "reading the default application SM clock", r));
+        if (sm_mhz) mhz = sm_mhz;
         if (const nvml::ret r = a_.set_locked_clocks(d_, mhz, mhz); r != nvml::success)
             throw std::runtime_error(nvml::error(a_, "nvmlDeviceSetGpuLockedClocks", r) +
                                      (r == nvml::no_permission
                                           ? " (locking clocks needs root: run as root, or without --lock-clocks)"
                                           : ""));
         locked_ = true;
-        return "SM clock locked at " + std::to_string(mhz) +
-               " MHz (the default application clock); memory clock not locked";
+        return "SM clock locked at " + std::to_string(mhz) + " MHz (" +
+               (sm_mhz ? "as asked" : "the default application clock") + "); memory clock not locked";
     }
     std::string restore() override
     {

@@ -115,8 +115,11 @@ private:
 class rocm_smi_locker : public clock_locker {
 public:
     rocm_smi_locker(const rsmi::api& a, uint32_t dv) : a_(a), dv_(dv) {}
-    std::string lock() override
+    std::string lock(unsigned sm_mhz) override
     {
+        if (sm_mhz)
+            throw std::runtime_error("--sm-clock is for NVIDIA GPUs; on amd --lock-clocks sets the stable_std "
+                                     "performance level: run without --sm-clock");
         if (const rsmi::ret r = a_.perf_level_set(int32_t(dv_), rsmi::perf_stable_std); r != rsmi::success)
             throw std::runtime_error("ROCm SMI: setting the performance level to stable_std failed (status " +
                                      std::to_string(r) + ")" +

@@ -7,7 +7,7 @@
 
 // 3: init returns a WB_PLATFORM_* status beside its message: a missing device is a code, not a wording.
 // 4: probe_lanes, the runtime's own costs per lane.
-#define WB_PLATFORM_ABI_VERSION 5u
+#define WB_PLATFORM_ABI_VERSION 6u
 #define WB_PLATFORM_ENTRY "wavebench_platform"
 
 #ifdef __cplusplus
@@ -92,6 +92,9 @@ typedef struct wb_platform {
     /// log2(threads) + 1 barriers, into out[block]; WB_LANES_SHUFFLES sums each wavefront with
     /// log2(warp) shuffles into out[i / warp].
     wb_err (*probe_lanes)(int32_t kind, const int32_t* in, int32_t* out, uint64_t n, uint32_t threads, void* stream);
+    /// Page-locks host memory for faster copies (hipHostRegister), and undoes it.
+    wb_err (*host_pin)(void* ptr, uint64_t bytes);
+    wb_err (*host_unpin)(void* ptr);
 } wb_platform;
 
 enum { WB_LANES_MAP = 0, WB_LANES_BARRIERS = 1, WB_LANES_SHUFFLES = 2 };

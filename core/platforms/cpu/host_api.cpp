@@ -114,6 +114,15 @@ hipError_t hipHostMalloc(void** ptr, size_t bytes, unsigned flags)
 
 hipError_t hipHostFree(void* ptr) { return hipFree(ptr); }
 
+hipError_t hipHostRegister(void* ptr, size_t bytes, unsigned flags)
+{
+    const unsigned known = hipHostRegisterPortable | hipHostRegisterMapped | hipHostRegisterIoMemory;
+    if (!ptr || bytes == 0 || (flags & ~known)) return fail(hipErrorInvalidValue);
+    return hipSuccess;
+}
+
+hipError_t hipHostUnregister(void* ptr) { return ptr ? hipSuccess : fail(hipErrorInvalidValue); }
+
 hipError_t hipHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned flags)
 {
     if (!device_ptr || !host_ptr || flags != 0) return fail(hipErrorInvalidValue);

@@ -97,6 +97,10 @@ hipError_t hipMemsetAsync(void* ptr, int value, size_t bytes, hipStream_t stream
 /// Host memory is device memory here: hipHostMalloc is hipMalloc, and a mapped pointer is itself.
 hipError_t hipHostMalloc(void** ptr, size_t bytes, unsigned flags = hipHostMallocDefault);
 hipError_t hipHostFree(void* ptr);
+/// Page-locking host memory has nothing to do here (the device reads host memory as it is): the
+/// arguments are checked, the memory is left as it is.
+hipError_t hipHostRegister(void* ptr, size_t bytes, unsigned flags);
+hipError_t hipHostUnregister(void* ptr);
 hipError_t hipHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned flags);
 /// Free and total physical memory.
 hipError_t hipMemGetInfo(size_t* free_bytes, size_t* total_bytes);

@@ -97,6 +97,11 @@ template <class T> inline hipError_t hipHostMalloc(T** ptr, size_t bytes, unsign
     return hipHostMalloc(reinterpret_cast<void**>(ptr), bytes, flags);
 }
 inline hipError_t hipHostFree(void* ptr) { return hip_from_cuda(cudaFreeHost(ptr)); }
+inline hipError_t hipHostRegister(void* ptr, size_t bytes, unsigned flags)
+{
+    return hip_from_cuda(cudaHostRegister(ptr, bytes, flags)); // the same flag values
+}
+inline hipError_t hipHostUnregister(void* ptr) { return hip_from_cuda(cudaHostUnregister(ptr)); }
 inline hipError_t hipHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned flags)
 {
     return hip_from_cuda(cudaHostGetDevicePointer(device_ptr, host_ptr, flags));

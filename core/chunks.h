@@ -1,6 +1,6 @@
-// The references' one way of spreading work over threads: [0, n) in chunks of at least
-// `min_chunk` elements, a multiple of `align`, one chunk per thread (0 threads: one per hardware
-// thread), the first on the calling thread.
+// The one way of spreading host work over threads (the references, the comparison, the models):
+// [0, n) in chunks of at least `min_chunk` elements, a multiple of `align`, one chunk per thread
+// (0 threads: one per hardware thread), the first on the calling thread.
 #pragma once
 
 #include <algorithm>
@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-namespace wb::ref {
+namespace wb {
 
 template <class F> void for_chunks(size_t n, size_t min_chunk, size_t align, unsigned threads, F&& part)
 {
@@ -21,4 +21,4 @@ template <class F> void for_chunks(size_t n, size_t min_chunk, size_t align, uns
     for (auto& t : pool) t.join();
 }
 
-} // namespace wb::ref
+} // namespace wb
