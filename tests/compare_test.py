@@ -214,6 +214,44 @@ class Compare(unittest.TestCase):
         self.assertNotIn("resources", doc["regressions"])
         self.assertIn("registers", wb("compare", a, b).stdout)
 
+    def test_other_clocks_throttling_and_energy_are_noted_not_gated(self):
+        def ran_at(mhz, throttled, joules):
+            def change(doc):
+                for r in doc["results"]:
+                    r["telemetry"] = {"source": "nvml", "samples": 20, "sm_mhz": {"min": mhz, "median": mhz, "max": mhz},
+                                      "throttled": throttled}
+                    r["energy"] = {"joules_per_run": joules, "unit": "B"}
+            return change
+
+        a = self.doctored("clock-a.json", ran_at(1980, 0, 0.004))
+        b = self.doctored("clock-b.json", ran_at(1755, 3, 0.005))
+        r, doc = compare(a, b)
+        self.assertEqual(r.returncode, 0, r.stdout)  # the same samples: nothing regressed
+        self.assertEqual(doc["other_clocks"], len(doc["configurations"]))
+        c = doc["configurations"][0]["conditions"]
+        self.assertEqual(c["sm_mhz"], [1980, 1755])
+        self.assertTrue(c["clocks_differ"])
+        self.assertEqual(c["throttled_runs"], [0, 3])
+        self.assertAlmostEqual(c["energy"]["change"], 0.25)
+        self.assertTrue(c["energy"]["large"])
+        text = wb("compare", a, b).stdout
+        self.assertIn("ran at other clocks: SM 1980 MHz in BASE, 1755 MHz in NEW", text)
+        self.assertIn("throttled runs: 0 in BASE, 3 in NEW", text)
+        self.assertIn("energy per run +25.0% (4 mJ in BASE, 5 mJ in NEW)", text)
+        self.assertIn("ran at other clocks", text.strip().splitlines()[-1])
+        # 1% apart at most, and without telemetry (an older results file): nothing said.
+        r, doc = compare(a, self.doctored("clock-c.json", ran_at(1965, 0, 0.004)))
+        self.assertEqual(doc["other_clocks"], 0)
+        self.assertFalse(doc["configurations"][0]["conditions"]["clocks_differ"])
+        def no_telemetry(doc):
+            for r in doc["results"]:
+                r.pop("telemetry", None)
+                r.pop("energy", None)
+
+        r, doc = compare(a, self.doctored("clock-d.json", no_telemetry))
+        self.assertEqual(doc["other_clocks"], 0)
+        self.assertEqual(doc["configurations"][0]["conditions"], {})
+
     def test_new_and_missing(self):
         def drop_tree(doc):
             doc["results"] = [r for r in doc["results"] if r["variant"] != "tree"]

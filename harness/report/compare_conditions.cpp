@@ -48,7 +48,7 @@ json run_conditions(const json& base, const json& now, double threshold)
         c["clocks_differ"] = std::abs(mn - mb) > clock_margin * std::max(mb, mn);
     }
     const double tb = number_at(base, {"telemetry", "throttled"}), tn = number_at(now, {"telemetry", "throttled"});
-    if (std::isfinite(tb) && std::isfinite(tn)) c["throttled_runs"] = {tb, tn};
+    if (std::isfinite(tb) && std::isfinite(tn)) c["throttled_runs"] = {int64_t(tb), int64_t(tn)};
     const double eb = number_at(base, {"energy", "joules_per_run"}), en = number_at(now, {"energy", "joules_per_run"});
     if (std::isfinite(eb) && std::isfinite(en) && eb > 0) {
         const double change = en / eb - 1;
