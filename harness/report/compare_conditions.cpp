@@ -1,6 +1,7 @@
 // How the two results of a compared configuration ran (report/compare.h): the SM clock and the
 // throttled runs their telemetry recorded, and with --energy in both the energy per run.
 #include "harness/report/compare.h"
+#include "harness/telemetry/record.h"
 
 #include <cmath>
 #include <cstdio>
@@ -23,17 +24,6 @@ double number_at(const json& r, std::initializer_list<const char*> path)
         x = &(*x)[k];
     }
     return x->is_number() ? x->get<double>() : std::numeric_limits<double>::quiet_NaN();
-}
-
-std::string joules_text(double j)
-{
-    static const std::pair<double, const char*> units[] = {{1, "J"}, {1e-3, "mJ"}, {1e-6, "uJ"}, {1e-9, "nJ"}};
-    const auto* u = &units[0];
-    for (const auto& x : units)
-        if (u = &x; std::abs(j) >= x.first) break;
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.3g %s", j / u->first, u->second);
-    return buf;
 }
 
 } // namespace

@@ -67,6 +67,8 @@ nlohmann::json energy_json(const telemetry_record& t);
 std::string throttle_marker(const telemetry_record& t);
 /// "12.3 pJ/B", or "" without an energy figure.
 std::string energy_text(const telemetry_record& t);
+/// Joules in three digits with the prefix that fits: "4.1 mJ", "12.3 pJ".
+std::string joules_text(double joules);
 /// The console's line under a result's row: "throttled 3/20 runs (sw_power_cap)", "energy 12.3
 /// pJ/B (4.5 J over 900 runs)", or both; "" when there is neither.
 std::string telemetry_line(const telemetry_record& t);

@@ -2,6 +2,7 @@
 #include "harness/telemetry/record.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace wb {
@@ -126,16 +127,20 @@ std::string telemetry_line(const telemetry_record& t)
 
 std::string energy_text(const telemetry_record& t)
 {
-    if (t.energy_per_unit_j < 0) return "";
+    return t.energy_per_unit_j < 0 ? "" : joules_text(t.energy_per_unit_j) + "/" + t.work_unit;
+}
+
+std::string joules_text(double joules)
+{
     static const std::pair<double, const char*> prefixes[] = {{1, "J"},     {1e-3, "mJ"},  {1e-6, "uJ"},
                                                               {1e-9, "nJ"}, {1e-12, "pJ"}, {1e-15, "fJ"}};
     const auto* p = &prefixes[0];
     for (const auto& q : prefixes) {
         p = &q;
-        if (t.energy_per_unit_j >= q.first) break;
+        if (std::abs(joules) >= q.first) break;
     }
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.3g %s/%s", t.energy_per_unit_j / p->first, p->second, t.work_unit.c_str());
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.3g %s", joules / p->first, p->second);
     return buf;
 }
 
