@@ -32,8 +32,14 @@ std::string ab_block_order(const config& c, const run_settings& settings, size_t
     for (const char ch : c.plug->name() + " " + params_text(c.family_params, c.tunables))
         h = (h ^ uint64_t(uint8_t(ch))) * 1099511628211ull;
     std::mt19937_64 coin(h ^ settings.seed);
+    // Counterbalanced in pairs of blocks (ABBA): whichever build goes first in one block goes
+    // second in the next, so a drift that is linear over a pair (clocks ramping, a warming die)
+    // falls on both builds alike. A coin per pair only: with a coin per block, one order's surplus
+    // in the first blocks, repeated by every run of the same suite and seed, made a steady bias
+    // of up to 2% between two copies of the same build on the H200 (docs/regression.md).
     std::string order;
-    for (size_t i = 0; i < blocks; ++i) order += (coin() >> 63) ? 'B' : 'N';
+    while (order.size() < blocks) order += (coin() >> 63) ? "BN" : "NB";
+    order.resize(blocks);
     return order;
 }
 
@@ -61,7 +67,8 @@ result measure_ab(const std::shared_ptr<platform>& pf, const config& c, group_in
                                                          : now.samples();
         const double elapsed =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-        if (criterion->enough({int(n), (now.running() ? now : base).measured_ms(n), elapsed})) break;
+        // Stops only after a whole pair of blocks, where the order is balanced.
+        if (block % 2 == 1 && criterion->enough({int(n), (now.running() ? now : base).measured_ms(n), elapsed})) break;
     }
     result b = base.finish();
     result r = now.finish();

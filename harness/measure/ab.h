@@ -13,8 +13,9 @@ namespace wb {
 /// Measured runs per block: each build makes this many runs in a row, then the other.
 inline constexpr int ab_block = 5;
 
-/// Which build goes first in each block: a coin per block from the suite's seed and the
-/// configuration, so that the same run makes the same order ('B' base, 'N' new).
+/// Which build goes first in each block ('B' base, 'N' new): blocks in counterbalanced pairs
+/// ("BN" or "NB"), a coin per pair from the suite's seed and the configuration, so that the same
+/// run makes the same order.
 std::string ab_block_order(const config& c, const run_settings& settings, size_t blocks);
 
 /// Measures `c` (c.base_plug set) with both builds, interleaved: the change's result, with the
