@@ -93,6 +93,28 @@ BOOST_AUTO_TEST_CASE(noise_and_small_changes_are_no_regression)
     BOOST_TEST(few["configurations"][0]["reason"].get<std::string>().find("too few") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(a_significant_change_whose_interval_reaches_the_threshold_is_a_regression)
+{
+    // 4% slower against a 5% threshold: samples spread over 7% leave an interval that reaches 5%
+    // (a change of the threshold is not ruled out): slower, and the reason says why.
+    const auto base = run("base", {result("tree", 1024, "verified", times(1.0, 0.003))});
+    const json wide = wb::compare_runs(base, run("new", {result("tree", 1024, "verified", times(1.04, 0.003))}), {});
+    const json& e = wide["configurations"][0];
+    BOOST_TEST(e["verdict"] == "slower");
+    BOOST_TEST(e["change"].get<double>() < 0.05);
+    BOOST_TEST(e["ci"][1].get<double>() >= 0.05);
+    BOOST_TEST(e["reason"].get<std::string>().find("interval reaches +5.0%") != std::string::npos, e["reason"]);
+    // The same 4% in tight samples: the interval stays under 5%, so it is the same.
+    const auto tight_b = run("base", {result("tree", 1024, "verified", times(1.0, 0.0001))});
+    const json tight =
+        wb::compare_runs(tight_b, run("new", {result("tree", 1024, "verified", times(1.04, 0.0001))}), {});
+    BOOST_TEST(verdict_of(tight, "tree") == "same");
+    BOOST_TEST(tight["configurations"][0]["ci"][1].get<double>() < 0.05);
+    // Faster by the same rule, on the other side.
+    const json back = wb::compare_runs(run("new", {result("tree", 1024, "verified", times(1.04, 0.003))}), base, {});
+    BOOST_TEST(verdict_of(back, "tree") == "faster");
+}
+
 BOOST_AUTO_TEST_CASE(configurations_only_one_run_has_are_new_or_missing)
 {
     const auto base = run("base", {result("tree", 1024, "verified", times(1.0, 0.001)),

@@ -128,9 +128,18 @@ void time_verdict(json& e, const std::vector<double>& x, const std::vector<doubl
     e["change"] = change;
     e["p_value"] = p;
     const bool significant = p < o.alpha, large = std::abs(change) >= o.threshold;
-    if (significant && large) {
+    // The interval of the change reaches the threshold on the change's side: a change of the
+    // threshold is among those the samples allow. Significant and reaching is a verdict too, so
+    // that a change of the threshold itself is caught (its estimate falls below the threshold
+    // in about half the runs).
+    const bool reaches =
+        e.contains("ci") && e["ci"].is_array() &&
+        (change > 0 ? e["ci"][1].get<double>() >= o.threshold : e["ci"][0].get<double>() <= -o.threshold);
+    if (significant && (large || reaches)) {
         e["verdict"] = change > 0 ? "slower" : "faster";
-        e["reason"] = percent_text(change) + " at p = " + p_text(p) + " < " + p_text(o.alpha);
+        e["reason"] =
+            percent_text(change) + " at p = " + p_text(p) + " < " + p_text(o.alpha) +
+            (large ? "" : ", and its interval reaches " + percent_text(change > 0 ? o.threshold : -o.threshold));
     } else if (!large) {
         e["verdict"] = "same";
         e["reason"] =

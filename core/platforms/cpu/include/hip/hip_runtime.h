@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <ctime>
 #include <source_location>
 #include <type_traits>
 #include <utility>
@@ -377,6 +378,16 @@ inline unsigned __lane_id()
     const uint3 t = threadIdx, d = blockDim;
     return (t.x + d.x * (t.y + d.y * t.z)) % unsigned(hip_cpu_warp_size);
 }
+
+/// The GPU's cycle counter and its constant-rate clock: here both count nanoseconds of the host's
+/// monotonic clock (a lane's own elapsed time, as on a GPU where a thread stays on one core).
+inline long long wall_clock64()
+{
+    timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+inline long long clock64() { return wall_clock64(); }
 
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
