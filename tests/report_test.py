@@ -316,6 +316,29 @@ class Rendered(unittest.TestCase):
             if cmp["counts"][name]:
                 self.assertIn("%d %s" % (cmp["counts"][name], name), section.all_text())
 
+    def test_energy_and_clocks_of_a_comparison_are_shown(self):
+        # Results of --energy with telemetry (as a GPU run writes them): the compare view's table
+        # gets a conditions column with the energy change and the clocks that differ.
+        docs = [copy.deepcopy(self.runs[0]), copy.deepcopy(self.runs[1])]
+        for doc, joules, mhz in zip(docs, (0.002, 0.0026), (1980, 1410)):
+            first = next(r for r in doc["results"] if r["status"] == "verified")
+            first["energy"] = {"joules_per_run": joules}
+            first["telemetry"] = {"sm_mhz": {"median": mhz}, "throttled": 0}
+            label = first["family"] + "/" + first["variant"]
+        save(docs[0], "e1.json")
+        save(docs[1], "e2.json")
+        report(path("e1.json"), path("e2.json"), "-o", path("energy.html"))
+        page = Page(self, path("energy.html"), 10)
+        section = page.section("Compare")
+        head = [th.all_text() for th in section.find(lambda n: n.tag == "th")]
+        self.assertIn("conditions", head)
+        rows = [[td.all_text() for td in tr.children] for tr in section.find(lambda n: n.tag == "tbody")[0].children]
+        marked = [t for t in rows if "energy +30.0%" in t[-1]]
+        self.assertEqual(len(marked), 1, rows)
+        self.assertTrue(marked[0][1].startswith(label), marked)
+        self.assertIn("SM clock 1980 → 1410 MHz", marked[0][-1])
+        self.assertIn("J per run", marked[0][-1])
+
     def test_two_runs_that_cannot_be_compared(self):
         other = copy.deepcopy(self.runs[1])
         other["device"]["name"] = "Another Device 9000"
