@@ -34,9 +34,10 @@ std::string ab_block_order(const config& c, const run_settings& settings, size_t
     std::mt19937_64 coin(h ^ settings.seed);
     // Counterbalanced in pairs of blocks (ABBA): whichever build goes first in one block goes
     // second in the next, so a drift that is linear over a pair (clocks ramping, a warming die)
-    // falls on both builds alike. A coin per pair only: with a coin per block, one order's surplus
-    // in the first blocks, repeated by every run of the same suite and seed, made a steady bias
-    // of up to 2% between two copies of the same build on the H200 (docs/regression.md).
+    // falls on both builds alike. A coin per pair only: with a coin per block, one order can lead
+    // in the first blocks, and every run of the same suite and seed repeats it (with that order,
+    // two copies of one build were a steady 1.5-2% apart on the H200; counterbalanced, none was
+    // flagged in 20 runs on the H100: results/h100/regression-ab.md).
     std::string order;
     while (order.size() < blocks) order += (coin() >> 63) ? "BN" : "NB";
     order.resize(blocks);
