@@ -236,6 +236,45 @@ std::optional<double> model(const param_map& p, std::string_view variant, const 
     return mine > 0 ? base / mine : 1.0;
 }
 
+/// The model's SIMT efficiency of `variant`: useful lane-instructions over the instructions its
+/// wavefronts execute times their width. A branch execution runs with the lanes that want it
+/// (active_lanes of them, summed); with a cost table for `arch` (the overhead-aware model) so does
+/// the non-branch code of postpone (with the body of its `if`) and advance, which only the lanes
+/// that ran a path go on to, and
+/// the rest of what a wavefront issues (loop, loads of directions; all of baseline's non-branch
+/// code) runs with every lane; without one, each lane's non-branch code runs once per iteration
+/// with full lanes and nothing else is counted.
+std::optional<double> model_simt(const param_map& p, std::string_view variant, const std::vector<host_buffer>& in,
+                                 unsigned warp_size, std::string_view arch)
+{
+    const auto s = strategy_of(variant);
+    if (!s) return std::nullopt;
+    const int bl = branch_len_of(p), nbl = nonbranch_len_of(p);
+    const int relief = p.count("relief") ? int(get_int(p, "relief")) : 0;
+    const simd_steps st =
+        count_steps(in[0].as<uint32_t>().data(), lanes_of(p), iterations_of(p), warp_size, *s, relief);
+    const double runs = double(st.t_runs + st.f_runs);
+    if (runs <= 0) return std::nullopt;
+    const double branch_eff = double(st.active_lanes) / (runs * warp_size); // lanes per branch execution
+    const device_costs* d = costs_for(arch);
+    if (!d || d->warp_size != warp_size) {
+        const double slots = st.instructions(bl, nbl) * warp_size;
+        const double useful = double(st.active_lanes) * bl + double(lanes_of(p)) * iterations_of(p) * nbl;
+        return slots > 0 ? std::optional<double>(useful / slots) : std::nullopt;
+    }
+    const step_costs& c = d->by_strategy[int(*s)];
+    const double all = issued(st, *s, c, bl, nbl, relief);
+    const int tl = c.t.at(bl), fl = c.f.at(bl), fin = c.finish.at(nbl);
+    // Run with the lanes of the branch execution: the paths, and the non-branch code that only the
+    // lanes which ran a path go on to (advance: inside each execution; postpone: once per trip).
+    double branch = double(st.t_runs) * tl + double(st.f_runs) * fl;
+    if (*s == strategy::advance)
+        branch += double(st.t_runs) * (c.t_extra + fin) + double(st.f_runs) * (c.f_extra + fin);
+    else if (*s != strategy::baseline) // the `if` a pending lane whose path runs enters: body, finish, ++i
+        branch += double(st.loop) * (c.body + fin + c.finish_extra);
+    return all > 0 ? std::optional<double>((all - branch + branch * branch_eff) / all) : std::nullopt;
+}
+
 /// The overhead-aware model's speedup (issue 16): instructions issued by the baseline over those
 /// issued by the variant, with the per-trip costs counted from the kernels' SASS for `arch`
 /// (reference/converge_costs.h); nullopt when there is no cost table for this device.
@@ -260,7 +299,8 @@ std::optional<double> model_issue(const param_map& p, std::string_view variant, 
 
 const family_reference& reference_converge()
 {
-    static const family_reference r{.compute = compute, .model = model, .model_issue = model_issue};
+    static const family_reference r{
+        .compute = compute, .model = model, .model_issue = model_issue, .model_simt = model_simt};
     return r;
 }
 

@@ -26,6 +26,12 @@ struct family_reference {
     std::optional<double> (*model_issue)(const param_map&, std::string_view variant,
                                          const std::vector<host_buffer>& inputs, unsigned warp_size,
                                          std::string_view arch) = nullptr;
+    /// Optional: the model's SIMT efficiency of `variant` (useful lane-instructions over the
+    /// instructions its wavefronts execute times their width), set beside the hardware's
+    /// counter (run --counters).
+    std::optional<double> (*model_simt)(const param_map&, std::string_view variant,
+                                        const std::vector<host_buffer>& inputs, unsigned warp_size,
+                                        std::string_view arch) = nullptr;
 };
 
 /// The reference of a family; throws std::logic_error for a family without one.

@@ -15,7 +15,7 @@ import wbtest
 
 SOURCE = wbtest.SOURCE
 # Lowest first: a folder may include the folders before it (and itself), never one after it.
-LAYERS = ["common", "platform", "telemetry", "plugins", "plan", "amd", "measure", "ceilings", "worker", "report", "history",
+LAYERS = ["common", "platform", "telemetry", "counters", "plugins", "plan", "amd", "measure", "ceilings", "worker", "report", "history",
           "commands", "main.cpp"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"harness/([^/"]+)/')
 MAX_FILE = 450

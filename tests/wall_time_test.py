@@ -16,7 +16,7 @@ from wbtest import load
 TMP = wbtest.tempdir("wavebench-wall-")
 TOLERANCE_MS = 0.01
 PARTS = ["inputs", "reference", "upload", "prepare", "kernels", "poison", "warmup", "timed", "verify",
-         "energy", "inputs_check", "release", "summary", "messages"]
+         "energy", "counters", "inputs_check", "release", "summary", "messages"]
 GROUP_PARTS = ["inputs", "reference", "upload"]
 SUITE = ('[suite]\nname = "wall"\nrepetitions = 3\nwarmup = 1\nseed = 5\n\n'
          '[[benchmark]]\nfamily = "reduce"\nvariants = ["atomic", "tree", "library"]\nn = [100003, 4096]\n\n'

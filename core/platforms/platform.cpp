@@ -8,6 +8,10 @@
 #include <cstdio>
 #include <string>
 
+#if defined(__HIP_PLATFORM_WAVEBENCH_CPU__)
+#include <hip/hip_cpu_counters.h> // the runtime's own counts (launch_counts)
+#endif
+
 namespace {
 
 // ---- probe kernels ------------------------------------------------------------------------------
@@ -305,6 +309,23 @@ wb_err host_unpin(void* ptr)
     return guarded([&] { HIP_CHECK(hipHostUnregister(ptr)); });
 }
 
+#if defined(__HIP_PLATFORM_WAVEBENCH_CPU__)
+wb_err launch_counts(int32_t op, wb_launch_counts* out, uint32_t cap, uint32_t* n)
+{
+    static_assert(sizeof(wb_launch_counts) == sizeof(hipCpuLaunchCounts), "the same six fields");
+    return guarded([&] {
+        if (op == WB_COUNTS_START) {
+            HIP_CHECK(hipCpuCountLaunches(1));
+            return;
+        }
+        HIP_CHECK(hipCpuCountLaunches(0));
+        HIP_CHECK(hipCpuCountedLaunches(reinterpret_cast<hipCpuLaunchCounts*>(out), cap, n));
+    });
+}
+#else
+constexpr wb_err (*launch_counts)(int32_t, wb_launch_counts*, uint32_t, uint32_t*) = nullptr;
+#endif
+
 const wb_platform table = {sizeof(wb_platform),
                            WB_PLATFORM_ABI_VERSION,
                            WB_PLATFORM_NAME,
@@ -327,7 +348,8 @@ const wb_platform table = {sizeof(wb_platform),
                            probe_imad,
                            probe_lanes,
                            host_pin,
-                           host_unpin};
+                           host_unpin,
+                           launch_counts};
 
 } // namespace
 

@@ -261,7 +261,7 @@ std::vector<result> measure_all(const run_options& o, runner& r, const std::vect
                                 const std::vector<std::unique_ptr<executor>>& execs, results_writer& writer)
 {
     install_interrupt_handlers(); // from here on, SIGINT and SIGTERM stop after the current configuration
-    console_table table(std::cout, configs, o.format, ctx.machine_ceilings, ctx.devices.size());
+    console_table table(std::cout, configs, o.format, ctx.machine_ceilings, ctx.devices.size(), ctx.settings.counters);
     progress_line progress(std::cerr, configs, ::isatty(STDERR_FILENO));
     r.set_on_waiting([&](const result& res) { writer.add_waiting(res); });
     const auto results = r.run(

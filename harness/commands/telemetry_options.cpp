@@ -16,6 +16,12 @@ void add_telemetry_options(CLI::App* run, settings_overrides& so, int& lock_cloc
         "between two moves of the device's energy counter (NVML on nvidia, ROCm SMI on amd, RAPL on cpu), reported "
         "as joules per run and per unit of work (nJ/B, pJ/MAC) beside the throughput; where there is no counter "
         "the results say why");
+    run->add_flag_function(
+        "--counters", [&so](int64_t) { so.counters = true; },
+        "also read each verified configuration's hardware counters in one more, untimed and verified run: SIMT "
+        "efficiency, achieved occupancy, DRAM bytes, L2 hit rate, instructions, per kernel launch (nvidia: CUPTI, "
+        "kernels replayed as the metrics need; cpu: lanes per wavefront collective; docs/counters.md); where "
+        "they cannot be read the results say why (suite key: counters = true)");
     auto* lock = run->add_flag_callback(
         "--lock-clocks", [&lock_clocks] { lock_clocks = std::max(lock_clocks, 0); },
         "lock the GPU clocks for the run (nvidia: the SM clock at its default application clock, or at "

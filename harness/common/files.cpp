@@ -277,4 +277,23 @@ void remove_partial_outputs() noexcept
         if (s.state.load(std::memory_order_acquire) == 2) ::unlink(s.name);
 }
 
+std::string utf8(const char* text)
+{
+    std::string out;
+    const auto* p = reinterpret_cast<const unsigned char*>(text);
+    while (*p) {
+        const int len = *p < 0x80 ? 1 : (*p >> 5) == 6 ? 2 : (*p >> 4) == 14 ? 3 : (*p >> 3) == 30 ? 4 : 0;
+        bool ok = len > 0;
+        for (int i = 1; ok && i < len; ++i) ok = (p[i] >> 6) == 2;
+        if (ok) {
+            out.append(reinterpret_cast<const char*>(p), size_t(len));
+            p += len;
+        } else {
+            out += "\xef\xbf\xbd";
+            ++p;
+        }
+    }
+    return out;
+}
+
 } // namespace wb

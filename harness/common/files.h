@@ -63,4 +63,7 @@ std::string shown(std::string_view s, size_t max);
 /// strerror(errno) of `err`, for messages.
 std::string os_reason(int err);
 
+/// Text from a plugin, with every byte that is not part of valid UTF-8 replaced by U+FFFD.
+std::string utf8(const char* text);
+
 } // namespace wb

@@ -113,4 +113,15 @@ void amd_static_figures::attach(const config& c, std::vector<kernel_report>& ker
     }
 }
 
+void describe_counters(counter_readings& c, const std::vector<kernel_report>& kernels, const wb_device_info& d)
+{
+    std::vector<std::string> names;
+    for (const auto& k : kernels) names.push_back(k.name);
+    name_launches(c, names);
+    for (auto& l : c.launches)
+        for (const auto& k : kernels)
+            if (k.name == l.kernel && k.occ && k.occ->max > 0 && k.occ->unit == "warps per SM")
+                explain_occupancy(l, k.occ->value / k.occ->max, k.occ->blocks, d.multiprocessors, k.occ->limiter);
+}
+
 } // namespace wb

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "harness/amd/amd_static.h"
+#include "harness/counters/counters.h"
 #include "harness/plan/plan.h"
 #include "harness/platform/platform.h"
 
@@ -36,6 +37,10 @@ struct kernel_report {
 /// The kernels of `c` that run at its tunables, as the plugin (loaded here) launches them with
 /// `args`, with their resources and occupancy on `p`.
 std::vector<kernel_report> kernels_of(const platform& p, const config& c, const wb_args& args);
+
+/// --counters: names the readings' launches after `kernels` (those that run here) and, where a
+/// launch's achieved occupancy falls short of its kernel's static figure, says why it likely does.
+void describe_counters(counter_readings& c, const std::vector<kernel_report>& kernels, const wb_device_info& d);
 
 /// With --amd-static: each kernel's AMD figures at its launch, read (as data) from the amd build
 /// of the configuration's plugin, each file once.

@@ -2,6 +2,7 @@
 #include "harness/measure/measure.h"
 
 #include "core/compare.h"
+#include "harness/common/files.h"
 #include "harness/measure/ab.h"
 #include "harness/measure/executor.h"
 #include "harness/measure/result_steps.h"
@@ -19,26 +20,6 @@
 namespace wb {
 
 namespace {
-
-/// Text from a plugin, with every byte that is not part of valid UTF-8 replaced by U+FFFD.
-std::string utf8(const char* text)
-{
-    std::string out;
-    const auto* p = reinterpret_cast<const unsigned char*>(text);
-    while (*p) {
-        const int len = *p < 0x80 ? 1 : (*p >> 5) == 6 ? 2 : (*p >> 4) == 14 ? 3 : (*p >> 3) == 30 ? 4 : 0;
-        bool ok = len > 0;
-        for (int i = 1; ok && i < len; ++i) ok = (p[i] >> 6) == 2;
-        if (ok) {
-            out.append(reinterpret_cast<const char*>(p), size_t(len));
-            p += len;
-        } else {
-            out += "\xef\xbf\xbd";
-            ++p;
-        }
-    }
-    return out;
-}
 
 /// An out-of-memory error with the sizes that explain it: the device's memory, and what this
 /// configuration's inputs and outputs take of it.
@@ -199,6 +180,8 @@ public:
             },
             fam_.metric.work(c_.family_params), work_unit(fam_.metric.unit), r_.telemetry);
     }
+    /// --counters: one more run, untimed and verified, read by the hardware counters.
+    void counters();
     /// The plugin's release, when its prepare was called.
     void release()
     {
@@ -221,6 +204,13 @@ private:
     void bind(size_t set);
     /// One run from outputs poisoned with `poison`: its kernel and wall milliseconds.
     std::pair<double, double> run_once(int poison);
+    /// The outputs copied to the host for verify (where the plugin has no finish that does it).
+    void fetch_outputs()
+    {
+        if (!d_.finish)
+            for (size_t i = 0; i < a_.out.size(); ++i)
+                pf_->copy_to_host(a_.host_out[i], a_.out[i], g_.actual[i].bytes.size());
+    }
     /// Compares run `run`'s outputs (on the host) with the reference; false (and the result
     /// failed) when wrong.
     bool verify(int run, int poison, const group_inputs::dataset& data);
@@ -340,9 +330,7 @@ void measurement::repeat(const stopping_criterion& criterion)
         (run < settings_.warmup ? r_.wall.warmup : r_.wall.timed) += wall;
         ++r_.runs;
         auto t0 = clock::now();
-        if (check && !d_.finish)
-            for (size_t i = 0; i < a_.out.size(); ++i)
-                pf_->copy_to_host(a_.host_out[i], a_.out[i], g_.actual[i].bytes.size());
+        if (check) fetch_outputs();
         r_.runs_checked += check;
         const bool wrong = check && !verify(run, poison, g_.of_set(set));
         lap(r_.wall.verify, t0);
@@ -356,11 +344,23 @@ void measurement::repeat(const stopping_criterion& criterion)
     }
 }
 
+void measurement::counters()
+{
+    const size_t set = size_t(run_) % g_.input_sets.size();
+    a_.use_inputs(set);
+    bind(set);
+    r_.counters = read_counters(*pf_, [&] { run_once(0xA5); });
+    r_.counters->work = fam_.metric.work(c_.family_params), r_.counters->work_unit = work_unit(fam_.metric.unit);
+    fetch_outputs();
+    if (!verify(run_, 0xA5, g_.of_set(set))) r_.message = "the counters' run: " + r_.message;
+    describe_counters(*r_.counters, r_.kernels, pf_->device());
+}
+
 } // namespace
 
 struct staged_measurement::state {
     state(const std::shared_ptr<platform>& pf, const config& c, group_inputs& g, const run_settings& s)
-        : pf(pf), c(c), g(g), r(result_for(c)), energy(s.energy)
+        : pf(pf), c(c), g(g), r(result_for(c)), energy(s.energy), counters(s.counters)
     {
         if (describe_inputs(c, g, r)) m = std::make_unique<measurement>(pf, c, g, s, r);
     }
@@ -380,6 +380,7 @@ struct staged_measurement::state {
     group_inputs& g;
     result r;
     bool energy;                    // --energy: a loop of runs after the timed ones
+    bool counters;                  // --counters: a profiled run after them
     std::unique_ptr<measurement> m; // none when nothing runs (skipped, or no inputs)
 };
 
@@ -414,6 +415,8 @@ result staged_measurement::finish()
     auto t0 = clock::now();
     if (s_->energy && running()) s_->guarded([&] { s_->m->energy(); });
     lap(s_->r.wall.energy, t0);
+    if (s_->counters && running()) s_->guarded([&] { s_->m->counters(); });
+    lap(s_->r.wall.counters, t0);
     s_->m->release();
     check_inputs_intact(s_->g, s_->r);
     lap(s_->r.wall.inputs_check, t0);

@@ -4,6 +4,7 @@
 
 #include "core/family.h"
 #include "core/stats.h"
+#include "harness/counters/counters.h"
 #include "harness/measure/kernels.h"
 #include "harness/measure/stage.h"
 #include "harness/measure/status.h"
@@ -54,6 +55,7 @@ struct wall_time {
     double timed = 0;        // the measured runs (host time around run and finish)
     double verify = 0;       // the checked runs' outputs copied back, their guards and the comparison
     double energy = 0;       // --energy: the loop of runs between two moves of the energy counter
+    double counters = 0;     // --counters: the profiled run (with its replays) and its verification
     double inputs_check = 0; // the input copies compared with their datasets afterwards
     double release = 0;      // the plugin's release
     double summary = 0;      // the times summarized, the metric and the models
@@ -62,20 +64,11 @@ struct wall_time {
 
 /// The parts of wall_time (all but start and total) by name, in the order the results show them.
 inline constexpr std::pair<const char*, double wall_time::*> wall_time_parts[] = {
-    {"inputs", &wall_time::inputs},
-    {"reference", &wall_time::reference},
-    {"upload", &wall_time::upload},
-    {"prepare", &wall_time::prepare},
-    {"kernels", &wall_time::kernels},
-    {"poison", &wall_time::poison},
-    {"warmup", &wall_time::warmup},
-    {"timed", &wall_time::timed},
-    {"verify", &wall_time::verify},
-    {"energy", &wall_time::energy},
-    {"inputs_check", &wall_time::inputs_check},
-    {"release", &wall_time::release},
-    {"summary", &wall_time::summary},
-    {"messages", &wall_time::messages}};
+    {"inputs", &wall_time::inputs},   {"reference", &wall_time::reference}, {"upload", &wall_time::upload},
+    {"prepare", &wall_time::prepare}, {"kernels", &wall_time::kernels},     {"poison", &wall_time::poison},
+    {"warmup", &wall_time::warmup},   {"timed", &wall_time::timed},         {"verify", &wall_time::verify},
+    {"energy", &wall_time::energy},   {"counters", &wall_time::counters},   {"inputs_check", &wall_time::inputs_check},
+    {"release", &wall_time::release}, {"summary", &wall_time::summary},     {"messages", &wall_time::messages}};
 
 /// Milliseconds since this process started (the clock of wall_time::start).
 double ms_since_process_start();
@@ -101,9 +94,11 @@ struct result {
     std::optional<double> fraction_of_ceiling, speedup_vs_baseline, speedup_vs_library;
     std::optional<double> model_speedup;       // the family's model's prediction of speedup_vs_baseline
     std::optional<double> model_issue_speedup; // its second model's (one that needs the device's architecture)
+    std::optional<double> model_simt;          // with --counters: the model's SIMT efficiency (beside the counter's)
     std::vector<kernel_report> kernels;
-    bool noisy = false;         // relative stddev of the kernel time over 2%
-    telemetry_record telemetry; // the device's state per measured run, and --energy's figures
+    bool noisy = false;                       // relative stddev of the kernel time over 2%
+    telemetry_record telemetry;               // the device's state per measured run, and --energy's figures
+    std::optional<counter_readings> counters; // --counters: the untimed pass's readings (or why none)
     // An A/B run (measure/ab.h): the base build's result of the same configuration, its samples
     // paired with these by position, and which build ran first in each block of runs ('B' base,
     // 'N' new); null and "" otherwise.

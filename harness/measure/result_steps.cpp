@@ -68,6 +68,9 @@ void summarize_result(const platform& pf, const config& c, const group_inputs& g
     if (const auto model_issue = reference_of(fam).model_issue)
         r.model_issue_speedup =
             model_issue(all, r.variant, g.data.front().inputs, unsigned(pf.device().warp_size), pf.device().arch);
+    if (const auto model_simt = reference_of(fam).model_simt; model_simt && r.counters)
+        r.model_simt =
+            model_simt(all, r.variant, g.data.front().inputs, unsigned(pf.device().warp_size), pf.device().arch);
 }
 
 } // namespace wb

@@ -13,6 +13,7 @@ run_settings with_overrides(run_settings s, const settings_overrides& o)
     s.verify_every = o.verify_every.value_or(s.verify_every);
     s.timeout_s = o.timeout_s.value_or(s.timeout_s);
     s.energy = o.energy.value_or(s.energy);
+    s.counters = o.counters.value_or(s.counters);
     return s;
 }
 

@@ -23,6 +23,7 @@ struct run_settings {
     int verify_every = 10; // after the first checks (warm-up, each input set twice), check every Nth run
     double timeout_s = 0;  // a configuration's limit, set-up included; 0: default_timeout_s
     bool energy = false;   // --energy: joules per run from the device's energy counter (telemetry/record.h)
+    bool counters = false; // --counters: one more, untimed run read by the hardware counters (counters/counters.h)
 };
 
 /// The limit of a configuration when the suite sets none: measuring stops by max_time_s, and
@@ -39,6 +40,7 @@ struct settings_overrides {
     std::optional<int> verify_every;  // --verify-every
     std::optional<double> timeout_s;  // --timeout
     std::optional<bool> energy;       // --energy
+    std::optional<bool> counters;     // --counters
 };
 
 /// The suite's settings with the command line's overrides applied.

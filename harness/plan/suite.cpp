@@ -54,6 +54,12 @@ struct parser {
         return v;
     }
 
+    bool boolean(const toml::node& n, const std::string& key) const
+    {
+        if (!n.is_boolean()) fail(n, "'" + key + "' must be true or false");
+        return *n.value<bool>();
+    }
+
     std::string string(const toml::node& n, const std::string& key) const
     {
         if (!n.is_string()) fail(n, "'" + key + "' must be a string");
@@ -118,10 +124,13 @@ struct parser {
                 s.settings.verify_every = int(integer(v, key, 1, 1000000));
             else if (key == "timeout_s")
                 s.settings.timeout_s = real(v, key, 0.1, 86400 * 7);
+            else if (key == "counters")
+                s.settings.counters = boolean(v, key);
             else
-                throw suite_error(pos(k), "unknown key '" + shorten(key) +
-                                              "' in [suite] (known: name, description, repetitions, warmup, seed, "
-                                              "min_time_s, max_samples, max_time_s, verify_every, timeout_s)");
+                throw suite_error(pos(k),
+                                  "unknown key '" + shorten(key) +
+                                      "' in [suite] (known: name, description, repetitions, warmup, seed, "
+                                      "min_time_s, max_samples, max_time_s, verify_every, timeout_s, counters)");
         }
     }
 

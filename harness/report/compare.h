@@ -17,7 +17,8 @@ namespace wb {
 
 /// What fails a comparison (--fail-on): slower, failed (verified in BASE, not in NEW), untested
 /// (verified in both, but too few samples in NEW to test a slowdown of the threshold or more),
-/// resources (a kernel with more registers, LDS, scratch or spills, or less occupancy), missing
+/// resources (a kernel with more registers, LDS, scratch or spills, or less occupancy; with counters in
+/// both runs, a measured SIMT efficiency or achieved occupancy lower by more than 1 or 5 points), missing
 /// (a configuration of BASE absent from NEW), incomplete (NEW's run stopped early: `complete` is
 /// false), unmatched (no configuration in both runs); any: all seven (the default); none: nothing.
 inline const std::set<std::string> fail_on_names{"slower",     "failed",    "untested", "resources", "missing",

@@ -1,8 +1,10 @@
 // The kernels' resources of two results compared (report/compare.h): kernel by kernel, by name,
-// each AMD target both runs have too; every change listed, those for the worse marked.
+// each AMD target both runs have too, and the measured SIMT efficiency and occupancy where both
+// runs read counters; every change listed, those for the worse marked.
 #include "harness/report/compare.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace wb {
 
@@ -45,6 +47,30 @@ void amd_changes(json& out, const std::string& name, const json& ab, const json&
     }
 }
 
+/// Measured SIMT efficiency and achieved occupancy (run --counters) of each launch both runs
+/// counted (by position, the same kernel), in percent, where they moved by more than their margin:
+/// the SIMT efficiency follows from the instructions, which a run repeats exactly; occupancy moves
+/// a little from run to run.
+void counter_changes(json& out, const json& base, const json& now)
+{
+    const json cb = base.value("counters", json()), cn = now.value("counters", json());
+    if (!cb.is_object() || !cn.is_object() || !cb["launches"].is_array() || !cn["launches"].is_array()) return;
+    const json &lb = cb["launches"], &ln = cn["launches"];
+    for (size_t i = 0; i < std::min(lb.size(), ln.size()); ++i) {
+        if (!lb[i].is_object() || !ln[i].is_object() || lb[i].value("kernel", json()) != ln[i].value("kernel", json()))
+            continue;
+        const std::string name = ln[i]["kernel"].is_string() ? ln[i]["kernel"].get<std::string>() : "?";
+        for (const auto& [field, margin] : {std::pair{"simt_efficiency", 1.0}, std::pair{"achieved_occupancy", 5.0}}) {
+            const json b = lb[i].value("values", json()).value(field, json()),
+                       n = ln[i].value("values", json()).value(field, json());
+            if (!b.is_number() || !n.is_number()) continue;
+            const double pb = std::round(1000 * b.get<double>()) / 10, pn = std::round(1000 * n.get<double>()) / 10;
+            if (std::abs(pn - pb) > margin)
+                compare_figure(out, name, nullptr, (std::string(field) + "_pct").c_str(), pb, pn, false);
+        }
+    }
+}
+
 } // namespace
 
 json resource_changes(const json& base, const json& now)
@@ -65,6 +91,7 @@ json resource_changes(const json& base, const json& now)
         compare_figure(out, name, nullptr, "occupancy", occ(*b), occ(k), false);
         amd_changes(out, name, b->value("amd_static", json()), k.value("amd_static", json()));
     }
+    counter_changes(out, base, now);
     return out;
 }
 

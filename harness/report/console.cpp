@@ -131,22 +131,26 @@ nlohmann::ordered_json row_json(const result& r)
     const family* f = find_family(r.family);
     const kernel_report* k = r.kernels.empty() ? nullptr : &r.kernels.front();
     const bool occ = k && k->occ;
-    return {{"status", to_string(r.st)},
-            {"device", r.device_index},
-            {"time_ms", measured ? nlohmann::ordered_json(r.time_ms.median) : nullptr},
-            {"rel_stddev", measured ? nlohmann::ordered_json(r.time_ms.rel_stddev) : nullptr},
-            {"wall_ms", measured ? nlohmann::ordered_json(r.wall_ms.median) : nullptr},
-            {"metric", verified ? nlohmann::ordered_json(r.metric_value) : nullptr},
-            {"metric_unit", f ? f->metric.unit : ""},
-            {"fraction_of_ceiling", or_null<nlohmann::ordered_json>(r.fraction_of_ceiling)},
-            {"speedup_vs_baseline", or_null<nlohmann::ordered_json>(r.speedup_vs_baseline)},
-            {"model_speedup", or_null<nlohmann::ordered_json>(r.model_speedup)},
-            {"model_issue_speedup", or_null<nlohmann::ordered_json>(r.model_issue_speedup)},
-            {"speedup_vs_library", or_null<nlohmann::ordered_json>(r.speedup_vs_library)},
-            {"registers", k && k->resources.registers >= 0 ? nlohmann::ordered_json(k->resources.registers) : nullptr},
-            {"occupancy", occ ? nlohmann::ordered_json(k->occ->value) : nullptr},
-            {"occupancy_max", occ ? nlohmann::ordered_json(k->occ->max) : nullptr},
-            {"message", verified ? nlohmann::ordered_json() : nlohmann::ordered_json(r.message)}};
+    return {
+        {"status", to_string(r.st)},
+        {"device", r.device_index},
+        {"time_ms", measured ? nlohmann::ordered_json(r.time_ms.median) : nullptr},
+        {"rel_stddev", measured ? nlohmann::ordered_json(r.time_ms.rel_stddev) : nullptr},
+        {"wall_ms", measured ? nlohmann::ordered_json(r.wall_ms.median) : nullptr},
+        {"metric", verified ? nlohmann::ordered_json(r.metric_value) : nullptr},
+        {"metric_unit", f ? f->metric.unit : ""},
+        {"fraction_of_ceiling", or_null<nlohmann::ordered_json>(r.fraction_of_ceiling)},
+        {"speedup_vs_baseline", or_null<nlohmann::ordered_json>(r.speedup_vs_baseline)},
+        {"model_speedup", or_null<nlohmann::ordered_json>(r.model_speedup)},
+        {"model_issue_speedup", or_null<nlohmann::ordered_json>(r.model_issue_speedup)},
+        {"speedup_vs_library", or_null<nlohmann::ordered_json>(r.speedup_vs_library)},
+        {"registers", k && k->resources.registers >= 0 ? nlohmann::ordered_json(k->resources.registers) : nullptr},
+        {"occupancy", occ ? nlohmann::ordered_json(k->occ->value) : nullptr},
+        {"occupancy_max", occ ? nlohmann::ordered_json(k->occ->max) : nullptr},
+        {"simt_efficiency", r.counters ? or_null<nlohmann::ordered_json>(overall_simt(*r.counters)) : nullptr},
+        {"model_simt_efficiency", or_null<nlohmann::ordered_json>(r.model_simt)},
+        {"achieved_occupancy", r.counters ? or_null<nlohmann::ordered_json>(overall_occupancy(*r.counters)) : nullptr},
+        {"message", verified ? nlohmann::ordered_json() : nlohmann::ordered_json(r.message)}};
 }
 
 /// A json value as a csv field: numbers as they are, null empty.
@@ -186,10 +190,12 @@ struct console_table::layout {
     bool ceil = false, base = false, model = false, model_issue = false, lib = false;
     bool limiter = true;         // the occupancy says what limits it
     bool device = false;         // a run on several devices: the device of each row
+    bool counters = false;       // --counters: measured SIMT efficiency and occupancy
     std::vector<column> columns; // variant, the parameters, then the figures
 
     /// Of configurations [first, last) of one family.
-    layout(const std::vector<config>& planned, size_t first, size_t last, const ceilings& known, bool device);
+    layout(const std::vector<config>& planned, size_t first, size_t last, const ceilings& known, bool device,
+           bool counters);
     /// The widest a row can be.
     size_t width() const
     {
@@ -207,8 +213,8 @@ private:
 };
 
 console_table::layout::layout(const std::vector<config>& planned, size_t first, size_t last, const ceilings& known,
-                              bool several_devices)
-    : fam(planned[first].plug->fam), device(several_devices)
+                              bool several_devices, bool counted)
+    : fam(planned[first].plug->fam), device(several_devices), counters(counted)
 {
     // The parameters in the family's order, then the tunables in the plugins' order; each with
     // its first value, whether it has others, and the widest (of the configurations that have it:
@@ -267,6 +273,7 @@ console_table::layout::layout(const std::vector<config>& planned, size_t first, 
     if (lib) columns.push_back({"x lib", 5, false, 1});
     columns.push_back({"regs", 4, false, 1});
     columns.push_back({"occupancy", 11, true, 1});
+    if (counters) columns.push_back({"simt", 4, false, 1}), columns.push_back({"occ", 4, false, 1});
     columns.push_back({"check", 10, true, 1});
     fit(values_w);
 }
@@ -292,7 +299,7 @@ void console_table::layout::fit(const std::vector<size_t>& values_w)
     }
     if (width() > console_width) {
         limiter = false;
-        columns[columns.size() - 2].width = width_of("occupancy");
+        columns[columns.size() - (counters ? 4 : 2)].width = width_of("occupancy");
     }
 }
 
@@ -318,6 +325,11 @@ std::vector<std::string> console_table::layout::cells(const result& r) const
     const auto [regs, occ] = resources_text(r, limiter);
     c.push_back(regs);
     c.push_back(occ);
+    if (counters) {
+        const auto percent = [](double f) { return printed("%.0f%%", 100 * f); };
+        opt(r.counters ? overall_simt(*r.counters) : std::nullopt, percent);
+        opt(r.counters ? overall_occupancy(*r.counters) : std::nullopt, percent);
+    }
     c.push_back(check_text(r));
     return c;
 }
@@ -331,7 +343,7 @@ std::string console_table::layout::line(const std::vector<std::string>& cells) c
 }
 
 console_table::console_table(std::ostream& os, const std::vector<config>& planned, table_format f,
-                             const ceilings& known, size_t devices)
+                             const ceilings& known, size_t devices, bool counters)
     : os_(os), format_(f), table_of_(planned.size())
 {
     // Each benchmark's configurations, joined with the next benchmark's where that is the same
@@ -344,10 +356,10 @@ console_table::console_table(std::ostream& os, const std::vector<config>& planne
         };
         size_t last = end_of(first);
         while (last < planned.size() && planned[last].plug->fam == planned[first].plug->fam &&
-               layout(planned, first, end_of(last), known, devices > 1).width() <= console_width)
+               layout(planned, first, end_of(last), known, devices > 1, counters).width() <= console_width)
             last = end_of(last);
         std::fill(table_of_.begin() + long(first), table_of_.begin() + long(last), tables_.size());
-        tables_.emplace_back(planned, first, last, known, devices > 1);
+        tables_.emplace_back(planned, first, last, known, devices > 1, counters);
         first = last;
     }
     if (format_ != table_format::csv) return;
@@ -380,6 +392,8 @@ void console_table::row(size_t index, const result& r)
         os_ << tables_[t].line(tables_[t].cells(r)) << "\n";
         if (r.st != status::verified) os_ << "    " << to_string(r.st) << ": " << r.message << "\n";
         if (const std::string t = telemetry_line(r.telemetry); !t.empty()) os_ << "    " << t << "\n";
+        if (const std::string t = r.counters ? counters_line(*r.counters, r.model_simt) : ""; !t.empty())
+            os_ << "    " << t << "\n";
         break;
     case table_format::markdown: {
         std::vector<std::string> cells = tables_[t].cells(r);

@@ -24,9 +24,10 @@ inline constexpr size_t console_width = 120;
 class console_table {
 public:
     /// `known`: the machine's ceilings (a family without its ceiling gets no %ceil column);
-    /// `devices`: how many the run uses (more than one: a `dev` column, each row's device).
+    /// `devices`: how many the run uses (more than one: a `dev` column, each row's device);
+    /// `counters`: the run reads hardware counters (--counters: `simt` and `occ` columns).
     console_table(std::ostream& os, const std::vector<config>& planned, table_format f, const ceilings& known,
-                  size_t devices = 1);
+                  size_t devices = 1, bool counters = false);
     ~console_table();
     /// The result of planned[index]; a table's heading and header come before its first row.
     void row(size_t index, const result& r);

@@ -102,9 +102,11 @@ nlohmann::json result_json(const result& r, const std::string& unit, const std::
         {"speedup_vs_library", or_null(r.speedup_vs_library)},
         {"model_speedup", or_null(r.model_speedup)},
         {"model_issue_speedup", or_null(r.model_issue_speedup)},
+        {"model_simt_efficiency", or_null(r.model_simt)},
         {"kernels", kernels},
         {"telemetry", telemetry_json(r.telemetry)},
         {"energy", energy_json(r.telemetry)},
+        {"counters", r.counters ? counters_json(*r.counters) : nlohmann::json()},
         {"wall_time_ms", wall_time_json(r.wall)}};
     // An A/B run: the base build's result, its samples paired with these by position.
     row["ab"] = r.ab_base ? nlohmann::json{{"base", result_json(*r.ab_base, unit, metric_name)},

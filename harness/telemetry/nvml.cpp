@@ -8,16 +8,6 @@ namespace wb {
 
 namespace nvml {
 
-namespace {
-
-template <class F> bool bind(void* lib, const char* name, F& f)
-{
-    f = reinterpret_cast<F>(symbol_of(lib, name));
-    return f != nullptr;
-}
-
-} // namespace
-
 const api* load(std::string& why)
 {
     return load_once<api>(

@@ -62,6 +62,12 @@ std::unique_ptr<device_sensors> open_cpu_sensors(std::string& why);
 void* open_runtime_library(const char* env, const char* file, std::string& why);
 /// A symbol of `lib`, or null.
 void* symbol_of(void* lib, const char* name);
+/// `f` pointed at `lib`'s function `name`; false where the library has none.
+template <class F> bool bind(void* lib, const char* name, F& f)
+{
+    f = reinterpret_cast<F>(symbol_of(lib, name));
+    return f != nullptr;
+}
 
 /// A library's table of functions, filled once per process by `fill` (which returns "" or why it
 /// could not be); the table, or null with `why`.

@@ -206,7 +206,9 @@ result worker_executor::measure(const config& c, const run_settings& s)
             worker_.reset();
             return r;
         }
-        if (r.st == status::error) worker_.reset(); // its device context may be unusable: a fresh worker next
+        // An error may leave the device context unusable; a profiler stays attached to the process
+        // and slows what it times next (counters/counters.h): a fresh worker next.
+        if (r.st == status::error || (r.counters && r.counters->fresh_worker)) worker_.reset();
         return r;
     }
     r.where = stage(worker_->where().step.load());

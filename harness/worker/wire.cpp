@@ -95,12 +95,13 @@ param_map params_from(const json& j)
 json to_json(const run_settings& s)
 {
     return {s.repetitions, s.warmup,       s.seed,      s.min_time_s, s.max_samples,
-            s.max_time_s,  s.verify_every, s.timeout_s, s.energy};
+            s.max_time_s,  s.verify_every, s.timeout_s, s.energy,     s.counters};
 }
 
 run_settings settings_from(const json& j)
 {
-    return {j[0], j[1], j[2], j[3], j[4], j[5], j[6], j[7], j.size() > 8 && j[8].is_boolean() && j[8].get<bool>()};
+    auto flag = [&](size_t i) { return j.size() > i && j[i].is_boolean() && j[i].get<bool>(); };
+    return {j[0], j[1], j[2], j[3], j[4], j[5], j[6], j[7], flag(8), flag(9)};
 }
 
 namespace {
@@ -176,9 +177,11 @@ json to_json(const result& r)
             {"metric_value", r.metric_value},
             {"model_speedup", or_null(r.model_speedup)},
             {"model_issue_speedup", or_null(r.model_issue_speedup)},
+            {"model_simt", or_null(r.model_simt)},
             {"noisy", r.noisy},
             {"kernels", kernels},
             {"telemetry", telemetry_wire(r.telemetry)},
+            {"counters", r.counters ? counters_json(*r.counters) : json()},
             {"wall_time", wall},
             {"ab", r.ab_base ? json{{"base", to_json(*r.ab_base)}, {"order", r.ab_order}} : json()}};
 }
@@ -209,8 +212,10 @@ result result_from(const json& j)
     r.metric_value = j.at("metric_value");
     r.model_speedup = opt_from(j.at("model_speedup"));
     r.model_issue_speedup = opt_from(j.at("model_issue_speedup"));
+    r.model_simt = opt_from(j.value("model_simt", json()));
     r.noisy = j.at("noisy");
     r.telemetry = telemetry_from_wire(j.value("telemetry", json()));
+    if (const json& c = j.value("counters", json()); c.is_object()) r.counters = counters_from_json(c);
     for (const auto& k : j.at("kernels")) r.kernels.push_back(kernel_from(k));
     if (const json& ab = j.value("ab", json()); ab.is_object()) { // an A/B run's base result
         r.ab_base = std::make_shared<result>(result_from(ab.at("base")));

@@ -7,7 +7,8 @@
 
 // 3: init returns a WB_PLATFORM_* status beside its message: a missing device is a code, not a wording.
 // 4: probe_lanes, the runtime's own costs per lane.
-#define WB_PLATFORM_ABI_VERSION 6u
+// 7: launch_counts, what the cpu runtime counts of each launch (run --counters).
+#define WB_PLATFORM_ABI_VERSION 7u
 #define WB_PLATFORM_ENTRY "wavebench_platform"
 
 #ifdef __cplusplus
@@ -43,6 +44,18 @@ typedef struct wb_kernel_resources {
     int32_t max_threads_per_block;
     int32_t active_blocks; // resident blocks per multiprocessor at the block size
 } wb_kernel_resources;
+
+/// What the platform's runtime counted of one launch (launch_counts).
+typedef struct wb_launch_counts {
+    uint64_t blocks;
+    uint64_t wavefronts;       // launched
+    uint64_t collectives;      // wavefront collectives completed (ballots, shuffles)
+    uint64_t collective_lanes; // the lanes taking part, summed over those collectives
+    uint32_t warp_size;
+    uint32_t block_threads;
+} wb_launch_counts;
+
+enum { WB_COUNTS_START = 0, WB_COUNTS_STOP = 1 };
 
 /// Every function but init returns null on success, or a message (valid until the next call on the
 /// thread).
@@ -95,6 +108,11 @@ typedef struct wb_platform {
     /// Page-locks host memory for faster copies (hipHostRegister), and undoes it.
     wb_err (*host_pin)(void* ptr, uint64_t bytes);
     wb_err (*host_unpin)(void* ptr);
+    /// Null where the runtime counts nothing itself (nvidia, amd: the harness reads their
+    /// counters through the vendor's profiler). WB_COUNTS_START forgets what was counted and counts
+    /// the launches from here; WB_COUNTS_STOP stops, copies up to `cap` launches in launch order
+    /// to `out` and sets *n to the number counted.
+    wb_err (*launch_counts)(int32_t op, wb_launch_counts* out, uint32_t cap, uint32_t* n);
 } wb_platform;
 
 enum { WB_LANES_MAP = 0, WB_LANES_BARRIERS = 1, WB_LANES_SHUFFLES = 2 };

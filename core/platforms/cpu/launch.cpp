@@ -4,9 +4,36 @@
 #include "runtime_common.h"
 #include "scheduler.h"
 
+#include <hip/hip_cpu_counters.h>
+
 #include <stdexcept>
+#include <vector>
 
 using namespace cpu_runtime;
+
+namespace {
+
+/// The launches counted while hipCpuCountLaunches is on (under launch_mutex()).
+struct launch_counting {
+    bool on = false;
+    std::vector<hipCpuLaunchCounts> launches;
+};
+launch_counting& counting()
+{
+    static launch_counting c;
+    return c;
+}
+
+void count(const launch_job& job, uint64_t threads)
+{
+    launch_counting& c = counting();
+    if (!c.on || c.launches.size() >= 100000) return; // a bound: a run of a million launches keeps the first
+    const uint64_t waves_per_block = (threads + job.warp - 1) / job.warp;
+    c.launches.push_back({job.n_blocks, job.n_blocks * waves_per_block, job.collectives.load(),
+                          job.collective_lanes.load(), job.warp, unsigned(threads)});
+}
+
+} // namespace
 
 extern "C" {
 
@@ -34,7 +61,9 @@ hipError_t hip_cpu_launch(dim3 grid, dim3 block, size_t shared_bytes, hipStream_
         if (job.cooperative && job.n_blocks > the_pool().size()) return fail(hipErrorCooperativeLaunchTooLarge);
         job.order = lane_order();
         job.grid_sync.reset(job.n_blocks);
+        job.warp = unsigned(hip_cpu_warp_size);
         the_pool().run(job);
+        count(job, threads);
     }
     return fail(hipError_t(job.error.load()));
 }
@@ -60,6 +89,24 @@ void hip_cpu_grid_sync(void)
 int hip_cpu_launch_is_cooperative(void) { return tl_worker && tl_worker->cooperative(); }
 
 hipError_t hip_cpu_fail(hipError_t e) { return fail(e); }
+
+hipError_t hipCpuCountLaunches(int on)
+{
+    std::lock_guard lock(launch_mutex());
+    counting().on = on != 0;
+    if (on) counting().launches.clear();
+    return hipSuccess;
+}
+
+hipError_t hipCpuCountedLaunches(hipCpuLaunchCounts* out, unsigned cap, unsigned* n)
+{
+    if (!n || (cap && !out)) return fail(hipErrorInvalidValue);
+    std::lock_guard lock(launch_mutex());
+    const auto& l = counting().launches;
+    *n = unsigned(l.size());
+    for (unsigned i = 0; i < cap && i < l.size(); ++i) out[i] = l[i];
+    return hipSuccess;
+}
 
 void* hip_cpu_dynamic_shared_base(void) { return this_worker().dynamic_shared(); }
 

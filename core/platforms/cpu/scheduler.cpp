@@ -49,6 +49,11 @@ void worker::run_blocks(launch_job& job) noexcept
         if (job.cooperative) job.grid_sync.drop();
         job_ = nullptr;
     }
+    if (collectives_) { // once per worker and launch: no shared counter on the lanes' path
+        job.collectives.fetch_add(collectives_, std::memory_order_relaxed);
+        job.collective_lanes.fetch_add(collective_lanes_, std::memory_order_relaxed);
+        collectives_ = collective_lanes_ = 0;
+    }
 }
 
 /// The block's place in the grid, its size and the wavefront width, for the lanes to read.
@@ -289,6 +294,8 @@ void worker::resolve_collectives(unsigned w0, unsigned w1)
             if (st[j] == lane_state::collective && ln[j].line_column == site && ln[j].file == file)
                 mask |= uint64_t(1) << (j - w0);
         in_collective_ -= unsigned(__builtin_popcountll(mask));
+        ++collectives_;
+        collective_lanes_ += unsigned(__builtin_popcountll(mask));
         if (ln[i].op == hip_cpu_ballot) // one call site, one operation
             resolve_ballot(w0, mask);
         else

@@ -66,7 +66,9 @@ struct launch_job {
     bool cooperative = false;
     lane_order_setting order;
     std::atomic<uint64_t> next{0};
-    std::atomic<int> error{hipSuccess}; // the first failure wins
+    std::atomic<int> error{hipSuccess};                        // the first failure wins
+    std::atomic<uint64_t> collectives{0}, collective_lanes{0}; // summed from the workers' own counts
+    unsigned warp = 0;                                         // the wavefront width it ran at
     grid_barrier grid_sync;
 
     void fail(hipError_t e)
@@ -230,6 +232,7 @@ private:
     unsigned wave_ = 0, wave_end_ = 0, pos_ = 0; // the scheduler's place: wavefront, next position to look at
     unsigned in_collective_ = 0, at_barrier_ = 0, at_grid_ = 0; // lanes waiting at each
     unsigned fibers_ = 0;                                       // created for the current block
+    uint64_t collectives_ = 0, collective_lanes_ = 0;           // counted in this job, added to it at the end
     bool aborted_ = false; // no stack for the block's fibers: the block is abandoned
     bool fiber_mode_ = false;
 };
