@@ -3,7 +3,8 @@
 # the GPU, then the regression suite alternately without and with --counters (twice each: the
 # plain-against-plain comparison is the noise the counters' comparison is read against), then the
 # converge, branch and vgpr studies with --counters. Everything goes under $OUT.
-#   tools/counters-study.sh [STEP...]   steps: device same paper branch vgpr (default: all)
+#   tools/counters-study.sh [STEP...]   steps: device same paper branch vgpr (default), or regression
+#   (the regression suite with --counters alone)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/wavebench-counters}
@@ -33,6 +34,7 @@ for step in $steps; do
         $wb compare "$out/regression-plain-1.json" "$out/regression-counters-1.json" --threshold 2 >"$out/compare-plain-counters-1.txt" 2>&1
         $wb compare "$out/regression-plain-2.json" "$out/regression-counters-2.json" --threshold 2 >"$out/compare-plain-counters-2.txt" 2>&1
         tail -n 4 "$out"/compare-*.txt ;;
+    regression) run regression-counters-1 regression --counters ;;
     paper) run paper-convergence-counters paper-convergence --counters ;;
     branch) run branch-counters branch --counters ;;
     vgpr) run vgpr-counters vgpr --counters ;;
