@@ -5,6 +5,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "harness/counters/counters.h"
+#include "harness/report/compare.h"
 
 #include <cstdlib>
 
@@ -25,14 +26,15 @@ BOOST_AUTO_TEST_CASE(launches_take_the_plugins_names)
     c.launches = {launch("void conv_tiled<4>(float const*, float*, int)", {}),
                   launch("reduce_atomic(int const*, int*, unsigned long)", {}),
                   launch("xreduce_atomic(int const*)", {}),
-                  launch("void cub::DeviceReduceKernel<int>(int const*)", {}), launch("", {}),
+                  launch("void cub::DeviceReduceKernel<int>(int const*)", {}),
+                  launch("", {}),
                   launch("void (anonymous namespace)::reduce_streamed<false, 4>(int4 const*)", {})};
     name_launches(c, {"conv_tiled<4>", "reduce_atomic", "reduce_streamed<way>"});
     BOOST_TEST(c.launches[0].kernel == "conv_tiled<4>");
     BOOST_TEST(c.launches[1].kernel == "reduce_atomic");
     BOOST_TEST(c.launches[2].kernel == "xreduce_atomic(int const*)"); // another name that ends alike
     BOOST_TEST(c.launches[3].kernel == "void cub::DeviceReduceKernel<int>(int const*)");
-    BOOST_TEST(c.launches[4].kernel == "launch 5"); // unnamed, and two kernels it could be
+    BOOST_TEST(c.launches[4].kernel == "launch 5");             // unnamed, and two kernels it could be
     BOOST_TEST(c.launches[5].kernel == "reduce_streamed<way>"); // the one kernel of that identifier
 
     counter_readings one;
@@ -60,10 +62,14 @@ BOOST_AUTO_TEST_CASE(occupancy_short_of_the_static_figure_says_why)
 BOOST_AUTO_TEST_CASE(summaries_weigh_launches_by_instructions_and_time)
 {
     counter_readings c;
-    c.launches = {launch("a", {{"simt_efficiency", 0.5}, {"instructions", 100}, {"achieved_occupancy", 0.2},
-                               {"duration_ns", 1000}, {"dram_read_bytes", 10}}),
-                  launch("b", {{"simt_efficiency", 1.0}, {"instructions", 300}, {"achieved_occupancy", 0.6},
-                               {"duration_ns", 3000}})};
+    c.launches = {
+        launch("a", {{"simt_efficiency", 0.5},
+                     {"instructions", 100},
+                     {"achieved_occupancy", 0.2},
+                     {"duration_ns", 1000},
+                     {"dram_read_bytes", 10}}),
+        launch("b",
+               {{"simt_efficiency", 1.0}, {"instructions", 300}, {"achieved_occupancy", 0.6}, {"duration_ns", 3000}})};
     BOOST_TEST(*overall_simt(c) == 0.875);
     BOOST_TEST(*overall_occupancy(c) == 0.5);
     BOOST_TEST(*total_of(c, "dram_read_bytes") == 10);
@@ -116,4 +122,33 @@ BOOST_AUTO_TEST_CASE(no_profiler_is_a_stated_skip)
         BOOST_TEST(c.provider.empty());
         BOOST_TEST(c.skipped == why);
     }
+}
+
+BOOST_AUTO_TEST_CASE(compare_lists_measured_changes_with_the_resources)
+{
+    auto doc = [](double simt, double occ) {
+        return nlohmann::json{
+            {"counters",
+             {{"launches",
+               {{{"kernel", "k"}, {"values", {{"simt_efficiency", simt}, {"achieved_occupancy", occ}}}}}}}}};
+    };
+    const nlohmann::json changes = resource_changes(doc(0.50, 0.80), doc(0.40, 0.78));
+    BOOST_TEST(changes.size() == 1u); // occupancy moved 2 points: within its margin of 5
+    BOOST_TEST(changes[0]["field"] == "simt_efficiency_pct");
+    BOOST_TEST(changes[0]["base"].get<double>() == 50.0);
+    BOOST_TEST(changes[0]["new"].get<double>() == 40.0);
+    BOOST_TEST(changes[0]["worse"].get<bool>());
+    // Malformed counters are no change, not an exception.
+    for (const char* bad :
+         {R"({"counters": {"launches": [{"kernel": "k", "values": null}]}})", R"({"counters": {"launches": 3}})",
+          R"({"counters": [1]})", R"({"counters": {"launches": [{"kernel": 1, "values": {}}]}})"})
+        BOOST_TEST(resource_changes(nlohmann::json::parse(bad), doc(0.5, 0.5)).empty());
+    // Launches without a kernel name on both sides still compare, named "?".
+    auto unnamed = [](double simt) {
+        return nlohmann::json{{"counters", {{"launches", {{{"values", {{"simt_efficiency", simt}}}}}}}}};
+    };
+    const nlohmann::json u = resource_changes(unnamed(0.1), unnamed(0.9));
+    BOOST_TEST(u.size() == 1u);
+    BOOST_TEST(u[0]["kernel"] == "?");
+    BOOST_TEST(!u[0]["worse"].get<bool>());
 }

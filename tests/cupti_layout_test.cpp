@@ -12,7 +12,7 @@
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
-#define SAME(ours, theirs, ours_field, theirs_field)                                                                  \
+#define SAME(ours, theirs, ours_field, theirs_field)                                                                   \
     static_assert(offsetof(wb::cupti::ours, ours_field) == offsetof(theirs, theirs_field), #theirs "." #theirs_field)
 #define SAME_SIZE(ours, theirs) static_assert(sizeof(wb::cupti::ours) == sizeof(theirs), #theirs)
 #define LAST(ours, theirs, field)                                                                                      \

@@ -35,9 +35,13 @@ std::string amd_counters_skip()
 std::unique_ptr<counter_provider> counter_provider_for(const platform& p, std::string& why)
 {
     switch (p.kind()) {
-    case platform_kind::nvidia: return open_cupti_provider(p, why);
-    case platform_kind::cpu: return open_cpu_counter_provider(p, why);
-    case platform_kind::amd: why = amd_counters_skip(); return nullptr;
+    case platform_kind::nvidia:
+        return open_cupti_provider(p, why);
+    case platform_kind::cpu:
+        return open_cpu_counter_provider(p, why);
+    case platform_kind::amd:
+        why = amd_counters_skip();
+        return nullptr;
     }
     return nullptr;
 }
@@ -100,10 +104,7 @@ std::optional<double> weighted(const counter_readings& c, const char* name, cons
 
 } // namespace
 
-std::optional<double> overall_simt(const counter_readings& c)
-{
-    return weighted(c, "simt_efficiency", "instructions");
-}
+std::optional<double> overall_simt(const counter_readings& c) { return weighted(c, "simt_efficiency", "instructions"); }
 
 std::optional<double> overall_occupancy(const counter_readings& c)
 {
@@ -154,8 +155,8 @@ void name_launches(counter_readings& c, const std::vector<std::string>& kernel_n
     }
 }
 
-void explain_occupancy(launch_counters& l, double static_fraction, int blocks_per_multiprocessor,
-                       int multiprocessors, const std::string& limiter)
+void explain_occupancy(launch_counters& l, double static_fraction, int blocks_per_multiprocessor, int multiprocessors,
+                       const std::string& limiter)
 {
     const auto achieved = value_of(l, "achieved_occupancy");
     if (!achieved || static_fraction <= 0 || static_fraction - *achieved <= occupancy_margin) return;
@@ -191,9 +192,12 @@ namespace {
 std::string bytes_text(double b)
 {
     char buf[32];
-    if (b < 1024) std::snprintf(buf, sizeof buf, "%.0f B", b);
-    else if (b < 1048576) std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024);
-    else std::snprintf(buf, sizeof buf, "%.1f MiB", b / 1048576);
+    if (b < 1024)
+        std::snprintf(buf, sizeof buf, "%.0f B", b);
+    else if (b < 1048576)
+        std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024);
+    else
+        std::snprintf(buf, sizeof buf, "%.1f MiB", b / 1048576);
     return buf;
 }
 
@@ -202,7 +206,8 @@ std::string bytes_text(double b)
 std::string counters_line(const counter_readings& c, std::optional<double> model_simt)
 {
     if (c.provider.empty()) return c.skipped.empty() ? "" : "counters: none (" + c.skipped + ")";
-    std::string s = "counters (" + c.provider + (c.passes > 1 ? ", " + std::to_string(c.passes) + " passes" : "") + "):";
+    std::string s =
+        "counters (" + c.provider + (c.passes > 1 ? ", " + std::to_string(c.passes) + " passes" : "") + "):";
     char buf[160];
     if (const auto m = overall_simt(c); m && model_simt) {
         std::snprintf(buf, sizeof buf, " simt %.1f%%, the model's %.1f%% (%+.1f points);", 100 * *m, 100 * *model_simt,
@@ -213,7 +218,8 @@ std::string counters_line(const counter_readings& c, std::optional<double> model
     if (read || written) {
         s += " dram " + bytes_text(read.value_or(0)) + " read, " + bytes_text(written.value_or(0)) + " written";
         if (c.work_unit == "B" && c.work > 0) {
-            std::snprintf(buf, sizeof buf, " (%.2fx the bytes counted)", (read.value_or(0) + written.value_or(0)) / c.work);
+            std::snprintf(buf, sizeof buf, " (%.2fx the bytes counted)",
+                          (read.value_or(0) + written.value_or(0)) / c.work);
             s += buf;
         }
         s += ";";
@@ -268,7 +274,8 @@ nlohmann::json counters_json(const counter_readings& c)
     if (c.work > 0) {
         j["work"] = {{"value", c.work}, {"unit", c.work_unit}};
         const auto read = total_of(c, "dram_read_bytes"), written = total_of(c, "dram_write_bytes");
-        if (c.work_unit == "B" && (read || written)) j["dram_bytes_per_work"] = (read.value_or(0) + written.value_or(0)) / c.work;
+        if (c.work_unit == "B" && (read || written))
+            j["dram_bytes_per_work"] = (read.value_or(0) + written.value_or(0)) / c.work;
         if (const auto n = total_of(c, "instructions")) j["instructions_per_work"] = *n / c.work;
     }
     return j;

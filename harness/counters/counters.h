@@ -59,8 +59,8 @@ struct counter_readings {
     int passes = 0;       // replays of each kernel the provider needed (0: it counts without replay)
     std::vector<launch_counters> launches;
     bool fresh_worker = false; // the provider stays in the process and changes its later timings: replace it
-    double work = 0;       // what the family counts of one run (its metric's work: bytes, MACs...)
-    std::string work_unit; // "B", "MAC"...
+    double work = 0;           // what the family counts of one run (its metric's work: bytes, MACs...)
+    std::string work_unit;     // "B", "MAC"...
 };
 
 /// Reads counters on one device: start() before the run, stop() after it (once the device is idle).
@@ -95,8 +95,8 @@ void name_launches(counter_readings& c, const std::vector<std::string>& kernel_n
 /// tail of a last partial wave of blocks, or the kernel's own imbalance (`limiter`: what limits
 /// the static figure).
 inline constexpr double occupancy_margin = 0.10;
-void explain_occupancy(launch_counters& l, double static_fraction, int blocks_per_multiprocessor,
-                       int multiprocessors, const std::string& limiter);
+void explain_occupancy(launch_counters& l, double static_fraction, int blocks_per_multiprocessor, int multiprocessors,
+                       const std::string& limiter);
 
 /// One line for the console: the provider, DRAM traffic against the work the family counts, L2
 /// hits, instructions per unit of work, the occupancy notes; or why there are no readings.

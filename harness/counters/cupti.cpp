@@ -95,7 +95,6 @@ void* open_cupti(std::string& why)
     return nullptr;
 }
 
-
 const api* load(std::string& why)
 {
     return load_once<api>(
@@ -185,8 +184,7 @@ chip_config make_config(const api& a, const std::string& chip)
                 chip_config one;
                 one.names = {m.name};
                 if (configure(a, chip, one)) {
-                    host_deinitialize_params d{WB_CUPTI_SIZE(host_deinitialize_params, pHostObject), nullptr,
-                                               one.host};
+                    host_deinitialize_params d{WB_CUPTI_SIZE(host_deinitialize_params, pHostObject), nullptr, one.host};
                     a.host_deinitialize(&d);
                     c.names.push_back(m.name), c.kept.push_back(&m);
                 } else {
@@ -258,8 +256,7 @@ private:
 void cupti_counters::on_api(void* self, int domain, uint32_t, const void* data)
 {
     const auto* d = static_cast<const callback_data*>(data);
-    if (d->callbackSite != api_enter || !d->symbolName || !d->functionName ||
-        !std::strstr(d->functionName, "Launch"))
+    if (d->callbackSite != api_enter || !d->symbolName || !d->functionName || !std::strstr(d->functionName, "Launch"))
         return;
     auto* me = static_cast<cupti_counters*>(self);
     std::lock_guard lock(me->m_);
@@ -296,8 +293,8 @@ void cupti_counters::start()
     ds.maxNumRangeTreeNodes = uint32_t(max_ranges);
     check(a_, "cuptiRangeProfilerGetCounterDataSize", a_.counter_data_size(&ds));
     data_.assign(ds.counterDataSize, 0);
-    counter_data_init_params di{WB_CUPTI_SIZE(counter_data_init_params, pCounterData), nullptr, profiler_,
-                                data_.size(), data_.data()};
+    counter_data_init_params di{WB_CUPTI_SIZE(counter_data_init_params, pCounterData), nullptr, profiler_, data_.size(),
+                                data_.data()};
     check(a_, "cuptiRangeProfilerCounterDataImageInitialize", a_.counter_data_init(&di));
 
     set_config_params sc{WB_CUPTI_SIZE(set_config_params, targetNestingLevel)};

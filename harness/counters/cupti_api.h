@@ -174,31 +174,31 @@ using callback_fn = void (*)(void* userdata, int domain, uint32_t cbid, const vo
 
 /// The functions called, by the names libcupti exports.
 struct api {
-    result (*get_result_string)(result, const char**);                   // cuptiGetResultString
-    result (*profiler_initialize)(initialize_params*);                   // cuptiProfilerInitialize
-    result (*chip_name)(chip_name_params*);                              // cuptiDeviceGetChipName
-    result (*host_initialize)(host_initialize_params*);                  // cuptiProfilerHostInitialize
-    result (*host_deinitialize)(host_deinitialize_params*);              // cuptiProfilerHostDeinitialize
-    result (*config_add_metrics)(config_add_metrics_params*);            // cuptiProfilerHostConfigAddMetrics
-    result (*config_image_size)(config_image_size_params*);              // cuptiProfilerHostGetConfigImageSize
-    result (*config_image)(config_image_params*);                        // cuptiProfilerHostGetConfigImage
-    result (*num_passes)(num_passes_params*);                            // cuptiProfilerHostGetNumOfPasses
-    result (*evaluate)(evaluate_params*);                                // cuptiProfilerHostEvaluateToGpuValues
-    result (*enable)(enable_params*);                                    // cuptiRangeProfilerEnable
-    result (*disable)(object_params*);                                   // cuptiRangeProfilerDisable
-    result (*counter_data_size)(counter_data_size_params*);              // cuptiRangeProfilerGetCounterDataSize
-    result (*counter_data_init)(counter_data_init_params*);              // ..CounterDataImageInitialize
-    result (*set_config)(set_config_params*);                            // cuptiRangeProfilerSetConfig
-    result (*start)(object_params*);                                     // cuptiRangeProfilerStart
-    result (*stop)(stop_params*);                                        // cuptiRangeProfilerStop
-    result (*decode)(decode_params*);                                    // cuptiRangeProfilerDecodeData
-    result (*counter_data_info)(counter_data_info_params*);              // ..GetCounterDataInfo
-    result (*subscribe)(void** subscriber, callback_fn, void* userdata); // cuptiSubscribe
-    result (*unsubscribe)(void* subscriber);                             // cuptiUnsubscribe
+    result (*get_result_string)(result, const char**);                      // cuptiGetResultString
+    result (*profiler_initialize)(initialize_params*);                      // cuptiProfilerInitialize
+    result (*chip_name)(chip_name_params*);                                 // cuptiDeviceGetChipName
+    result (*host_initialize)(host_initialize_params*);                     // cuptiProfilerHostInitialize
+    result (*host_deinitialize)(host_deinitialize_params*);                 // cuptiProfilerHostDeinitialize
+    result (*config_add_metrics)(config_add_metrics_params*);               // cuptiProfilerHostConfigAddMetrics
+    result (*config_image_size)(config_image_size_params*);                 // cuptiProfilerHostGetConfigImageSize
+    result (*config_image)(config_image_params*);                           // cuptiProfilerHostGetConfigImage
+    result (*num_passes)(num_passes_params*);                               // cuptiProfilerHostGetNumOfPasses
+    result (*evaluate)(evaluate_params*);                                   // cuptiProfilerHostEvaluateToGpuValues
+    result (*enable)(enable_params*);                                       // cuptiRangeProfilerEnable
+    result (*disable)(object_params*);                                      // cuptiRangeProfilerDisable
+    result (*counter_data_size)(counter_data_size_params*);                 // cuptiRangeProfilerGetCounterDataSize
+    result (*counter_data_init)(counter_data_init_params*);                 // ..CounterDataImageInitialize
+    result (*set_config)(set_config_params*);                               // cuptiRangeProfilerSetConfig
+    result (*start)(object_params*);                                        // cuptiRangeProfilerStart
+    result (*stop)(stop_params*);                                           // cuptiRangeProfilerStop
+    result (*decode)(decode_params*);                                       // cuptiRangeProfilerDecodeData
+    result (*counter_data_info)(counter_data_info_params*);                 // ..GetCounterDataInfo
+    result (*subscribe)(void** subscriber, callback_fn, void* userdata);    // cuptiSubscribe
+    result (*unsubscribe)(void* subscriber);                                // cuptiUnsubscribe
     result (*enable_domain)(uint32_t enable, void* subscriber, int domain); // cuptiEnableDomain
     // libcuda's, for the context the HIP layer made current (CUcontext, CUdevice).
-    int (*ctx_get_current)(void** ctx);    // cuCtxGetCurrent
-    int (*ctx_get_device)(int* device);    // cuCtxGetDevice
+    int (*ctx_get_current)(void** ctx); // cuCtxGetCurrent
+    int (*ctx_get_device)(int* device); // cuCtxGetDevice
 };
 
 } // namespace wb::cupti

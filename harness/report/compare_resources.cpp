@@ -54,15 +54,20 @@ void amd_changes(json& out, const std::string& name, const json& ab, const json&
 void counter_changes(json& out, const json& base, const json& now)
 {
     const json cb = base.value("counters", json()), cn = now.value("counters", json());
-    if (!cb.is_object() || !cn.is_object() || !cb["launches"].is_array() || !cn["launches"].is_array()) return;
-    const json &lb = cb["launches"], &ln = cn["launches"];
+    if (!cb.is_object() || !cn.is_object()) return;
+    const json lb = cb.value("launches", json()), ln = cn.value("launches", json());
+    if (!lb.is_array() || !ln.is_array()) return;
     for (size_t i = 0; i < std::min(lb.size(), ln.size()); ++i) {
         if (!lb[i].is_object() || !ln[i].is_object() || lb[i].value("kernel", json()) != ln[i].value("kernel", json()))
             continue;
-        const std::string name = ln[i]["kernel"].is_string() ? ln[i]["kernel"].get<std::string>() : "?";
+        const json kernel = ln[i].value("kernel", json());
+        const std::string name = kernel.is_string() ? kernel.get<std::string>() : "?";
         for (const auto& [field, margin] : {std::pair{"simt_efficiency", 1.0}, std::pair{"achieved_occupancy", 5.0}}) {
-            const json b = lb[i].value("values", json()).value(field, json()),
-                       n = ln[i].value("values", json()).value(field, json());
+            const auto value = [&](const json& l) {
+                const json v = l.value("values", json());
+                return v.is_object() ? v.value(field, json()) : json();
+            };
+            const json b = value(lb[i]), n = value(ln[i]);
             if (!b.is_number() || !n.is_number()) continue;
             const double pb = std::round(1000 * b.get<double>()) / 10, pn = std::round(1000 * n.get<double>()) / 10;
             if (std::abs(pn - pb) > margin)
