@@ -9,7 +9,7 @@
 #   P/lib/wavebench/plugins/<platform>/<family>_<variant>.so (amd: and .so.omitted, the targets left out)
 #   P/include/wavebench/          plugin.h, params.h, families/<family>.h, ... (core/include/wavebench)
 #   P/include/wavebench/platforms/cpu/include/hip/hip_runtime.h     (and nvidia/, where built), with
-#   P/include/wavebench/platforms/hip_subset.h                      the layout their includes expect
+#   P/include/wavebench/platforms/hip_subset.h, hip_vector_ops.h    the layout their includes expect
 #   P/lib/cmake/wavebench/        wavebenchConfig.cmake, wavebenchConfigVersion.cmake, wavebench_plugin.cmake,
 #                                 amd_toolchain.cmake, amd_targets.cmake and wavebench_hip_compile.cmake (the
 #                                 amd compiler and build step)
@@ -24,7 +24,8 @@ include(CMakePackageConfigHelpers)
 
 set(root ${WAVEBENCH_INSTALL_ROOT})
 install(TARGETS wavebench RUNTIME DESTINATION bin)
-install(TARGETS wavebench_hip_cpu LIBRARY DESTINATION ${root}/lib)
+install(TARGETS wavebench_hip_cpu wavebench_hip_cpu_checked LIBRARY DESTINATION ${root}/lib)
+install(TARGETS wavebench_hip_cpu_checker ARCHIVE DESTINATION ${root}/lib)
 install(TARGETS wavebench_hip_rewrite RUNTIME DESTINATION bin)
 wavebench_configure_hipcc(${PROJECT_BINARY_DIR}/package/wavebench-hipcc /P/bin
                           /P/include/wavebench/platforms/cpu/include /P/${root}/lib)
@@ -47,8 +48,11 @@ install(DIRECTORY ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/bundled/ DESTINATION ${root}
 
 # ---- the SDK: headers ---------------------------------------------------------------------------
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/core/include/wavebench DESTINATION include FILES_MATCHING PATTERN "*.h")
-# Each platform's hip/hip_runtime.h includes "../../../hip_subset.h": keep that layout.
-install(FILES ${PROJECT_SOURCE_DIR}/core/platforms/hip_subset.h DESTINATION include/wavebench/platforms)
+# Each platform's hip/hip_runtime.h includes "../../../hip_subset.h", and its hip/hip_vector_types.h
+# "../../../hip_vector_ops.h": keep that layout.
+install(FILES ${PROJECT_SOURCE_DIR}/core/platforms/hip_subset.h ${PROJECT_SOURCE_DIR}/core/platforms/hip_vector_ops.h
+              ${PROJECT_SOURCE_DIR}/core/platforms/hip_fp_constants.h
+        DESTINATION include/wavebench/platforms)
 foreach(platform IN ITEMS cpu nvidia)
   if(platform IN_LIST WAVEBENCH_PLATFORMS)
     install(DIRECTORY ${PROJECT_SOURCE_DIR}/core/platforms/${platform}/include/hip/

@@ -94,7 +94,8 @@ set(WAVEBENCH_SDK_PLATFORMS ${WAVEBENCH_PLATFORMS})
 
 # ---- cpu: the project's HIP-compatible CPU runtime ----------------------------------------------
 # The runtime by its parts: fibers, the scheduler, the pool, the devices, the host API (core/platforms/cpu/README.md).
-set(hip_cpu_sources fibers.cpp scheduler.cpp pool.cpp settings.cpp devices.cpp host_api.cpp launch.cpp)
+set(hip_cpu_sources fibers.cpp scheduler.cpp pool.cpp settings.cpp devices.cpp host_api.cpp launch.cpp
+                    device_assert.cpp memory2d.cpp peer.cpp arrays.cpp textures.cpp)
 list(TRANSFORM hip_cpu_sources PREPEND ${PROJECT_SOURCE_DIR}/core/platforms/cpu/)
 add_library(wavebench_hip_cpu SHARED ${hip_cpu_sources})
 add_library(wavebench::hip_cpu ALIAS wavebench_hip_cpu)
@@ -108,6 +109,23 @@ if(NOT boost_context_lib)
   get_target_property(boost_context_lib Boost::context IMPORTED_LOCATION)
 endif()
 wavebench_bundle(${boost_context_lib})
+
+# `wavebench-hipcc --checked` (core/platforms/cpu/README.md, "Checked mode"): the runtime built with
+# AddressSanitizer (it tells ASan of every switch between fiber stacks), and the shared-memory checker,
+# linked into the checked program itself (its definitions of ASan's access checks come first).
+add_library(wavebench_hip_cpu_checked SHARED ${hip_cpu_sources})
+target_include_directories(wavebench_hip_cpu_checked PRIVATE ${PROJECT_SOURCE_DIR}/core/platforms/cpu/include
+                                                             ${PROJECT_SOURCE_DIR}/core/include)
+target_link_libraries(wavebench_hip_cpu_checked PRIVATE Boost::context Threads::Threads)
+target_compile_options(wavebench_hip_cpu_checked PRIVATE ${WAVEBENCH_WARNINGS} -fsanitize=address
+                                                         -fno-omit-frame-pointer)
+target_link_options(wavebench_hip_cpu_checked PRIVATE -fsanitize=address)
+set_target_properties(wavebench_hip_cpu_checked PROPERTIES INSTALL_RPATH "\$ORIGIN/bundled" BUILD_WITH_INSTALL_RPATH ON)
+add_library(wavebench_hip_cpu_checker STATIC ${PROJECT_SOURCE_DIR}/core/platforms/cpu/checked.cpp)
+target_include_directories(wavebench_hip_cpu_checker PRIVATE ${PROJECT_SOURCE_DIR}/core/platforms/cpu/include)
+target_compile_options(wavebench_hip_cpu_checker PRIVATE ${WAVEBENCH_WARNINGS} -fno-sanitize=all)
+set_target_properties(wavebench_hip_cpu_checker PROPERTIES POSITION_INDEPENDENT_CODE ON
+                                                           ARCHIVE_OUTPUT_DIRECTORY ${CMAKE_LIBRARY_OUTPUT_DIRECTORY})
 
 # What lets ordinary HIP code through g++: bin/wavebench-hip-rewrite (triple-chevron launches and
 # `extern __shared__`, run on every cpu source by wavebench_add_plugin) and bin/wavebench-hipcc, the

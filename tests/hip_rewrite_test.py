@@ -383,7 +383,7 @@ class Rewrite(unittest.TestCase):
     def test_command_line(self):
         p = subprocess.run([TOOL, "--help"], capture_output=True, text=True)
         self.assertEqual((p.returncode, p.stderr), (0, ""))
-        self.assertIn("wavebench-hip-rewrite INPUT OUTPUT", p.stdout)
+        self.assertIn("wavebench-hip-rewrite [--preprocessed] INPUT OUTPUT", p.stdout)
         for args in [[], ["a.hip"], ["a.hip", "b", "c"], ["--bogus", "b"], ["a.hip", "--bogus"]]:
             with self.subTest(args):
                 p = subprocess.run([TOOL, *args], capture_output=True, text=True)
@@ -470,6 +470,61 @@ class Rewrite(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         with open(out) as f:
             self.assertEqual(f.read(), '#line 1 "%s"\nint x;\n' % path.replace("\\", "\\\\").replace('"', '\\"'))
+
+
+class Preprocessed(unittest.TestCase):
+    """--preprocessed: `g++ -E -D__HIP_CPU_REWRITE__` output, as wavebench-hipcc gives it, where
+    hip_runtime.h leaves markers for hipLaunchKernelGGL and __shared__; no #line is added."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.dir)
+
+    def tool(self, text):
+        path = os.path.join(self.dir, "k.ii")
+        with open(path, "w", newline="") as f:
+            f.write(text)
+        return subprocess.run([TOOL, "--preprocessed", path, "-"], capture_output=True, text=True, timeout=60)
+
+    def check(self, text, expected):
+        p = self.tool(text)
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        self.assertEqual(p.stdout, expected)
+        self.assertEqual(lines(p.stdout), lines(text), "every line keeps its number")
+
+    def test_hip_launch_kernel_ggl_with_template_ids(self):
+        cases = [("__hip_cpu_launch__(kern<B, W>, dim3(g), b, 0, 0, x, f(y, z))",
+                  "(dim3(g)), (b), (0), (0)", "(kern<B, W>)", "x, f(y, z)"),
+                 ("__hip_cpu_launch__(k<A<1>, 2>, 1, 2, 3, s)", "(1), (2), (3), (s)", "(k<A<1>, 2>)", ""),
+                 ("__hip_cpu_launch__((k<a, b>), g, b, sizeof(T) * n, st, v[i], {1, 2})",
+                  "(g), (b), (sizeof(T) * n), (st)", "((k<a, b>))", "v[i], {1, 2}"),
+                 ("__hip_cpu_launch__(ns::k<T, U>, g, b, 0, nullptr, a < b, c > d)",
+                  "(g), (b), (0), (nullptr)", "(ns::k<T, U>)", "a < b, c > d")]
+        for call, cfg, kernel, args in cases:
+            with self.subTest(call):
+                self.check('# 1 "m.hip"\nvoid f() { %s; }\n' % call,
+                           '# 1 "m.hip"\nvoid f() { %s; }\n' % launch(cfg, kernel, args))
+        # Over several lines: the lines after it keep their numbers.
+        self.check("__hip_cpu_launch__(k<1, 2>,\n g, b,\n 0, 0, x);\nint y;\n",
+                   launch("(g), (b), (0), (0)", "(k<1, 2>)", "x") + "\n\n;\nint y;\n")
+
+    def test_shared_markers(self):
+        self.check("static __hip_cpu_shared__ int a[4]; __hip_cpu_shared__ static float b;\n"
+                   "extern __hip_cpu_shared__ __align__(16) double d[];\n",
+                   "static thread_local int a[4]; thread_local static float b;\n%s\n" % shared("double", "d"))
+
+    def test_errors_name_the_file_and_line_of_the_line_markers(self):
+        text = '# 1 "m.hip"\nint x;\n# 7 "inc/k.h" 1\nvoid f() {\n  __hip_cpu_launch__(k, g);\n}\n'
+        p = self.tool(text)
+        self.assertEqual((p.returncode, p.stdout), (1, ""))
+        self.assertEqual(p.stderr, "inc/k.h:8:3: error: hipLaunchKernelGGL has fewer than five arguments; give the "
+                                   "kernel, grid, block, shared bytes and stream, then the kernel's arguments\n")
+        p = self.tool('# 1 "m.hip"\n# 3 "m.hip"\n\n  (1 + <<<1, 1>>>(d);\n')
+        self.assertEqual(p.returncode, 1)
+        self.assertTrue(p.stderr.startswith("m.hip:4:8: error: no kernel expression before `<<<`"), p.stderr)
+        p = self.tool("__hip_cpu_launch__(k, g, b, 0, 0, (x);\n")
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("k.ii:1:1: error: ", p.stderr)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,11 @@
 """wavebench-hipcc (core/platforms/cpu/wavebench-hipcc.in) as a build uses it: an output that is a
 source refused (the compiler only sees the rewritten copy and would overwrite the source), a source
 that is not a regular file refused before anything is done, dependency files that name the source
-(not its deleted copy) so that make's second run works, and launches the rewrite once broke
-(after `case 1:`, kernels named with universal character names) compiled and run. Usage:
+(not its deleted copy) so that make's second run works, launches the rewrite once broke (after
+`case 1:`, kernels named with universal character names) compiled and run, what GPU compilers take
+(launches and `extern __shared__` in headers and macros, a template-id with commas in
+hipLaunchKernelGGL, `static __shared__`) under C++14, 17 and 20, errors in a header named there, and
+a device assert failing its launch. Usage:
 hipcc_test.py BUILD_DIR SOURCE_DIR PATH_TO_wavebench-hipcc"""
 import os
 import shutil
@@ -164,6 +167,120 @@ class Hipcc(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         p = subprocess.run([os.path.join(self.dir, "odd")], capture_output=True, text=True, timeout=60, env=RUN_ENV)
         self.assertEqual((p.returncode, p.stdout), (0, "11141 11141\n"))
+
+    def test_headers_macros_and_language_standards(self):
+        self.write("inc/k.h", "#pragma once\n#include <hip/hip_runtime.h>\n"
+                              "template <int B, int S> __global__ void rev(const int* in, int* out) {\n"
+                              "    extern __shared__ int staged[];\n"
+                              "    static __shared__ int scale;\n"
+                              "    if (threadIdx.x == 0) scale = S;\n"
+                              "    staged[threadIdx.x] = in[threadIdx.x];\n"
+                              "    __syncthreads();\n"
+                              "    out[threadIdx.x] = staged[B - 1 - threadIdx.x] * scale;\n}\n"
+                              "#define REV3(i, o) rev<64, 3><<<1, 64, 64 * sizeof(int)>>>(i, o)\n")
+        self.write("m.hip", "#include \"inc/k.h\"\n#include <cstdio>\nint main() {\n"
+                            "    int h[64], r[64], *i, *o, bad = 0;\n"
+                            "    for (int k = 0; k < 64; ++k) h[k] = k;\n"
+                            "    hipMalloc(&i, sizeof h);\n    hipMalloc(&o, sizeof h);\n"
+                            "    hipMemcpy(i, h, sizeof h, hipMemcpyHostToDevice);\n"
+                            "    hipLaunchKernelGGL(rev<64, 2>, dim3(1), dim3(64), 64 * sizeof(int), 0, i, o);\n"
+                            "    hipMemcpy(r, o, sizeof r, hipMemcpyDeviceToHost);\n"
+                            "    for (int k = 0; k < 64; ++k) bad += r[k] != 2 * (63 - k);\n"
+                            "    REV3(i, o);\n"
+                            "    hipMemcpy(r, o, sizeof r, hipMemcpyDeviceToHost);\n"
+                            "    for (int k = 0; k < 64; ++k) bad += r[k] != 3 * (63 - k);\n"
+                            "    std::printf(\"%ld %s\\n\", long(__cplusplus), bad ? \"FAILED\" : \"PASSED\");\n}\n")
+        for std, value in [("c++14", "201402"), ("c++17", "201703"), ("c++20", "202002")]:
+            with self.subTest(std):
+                p = hipcc("-std=" + std, "-Wall", "-Wextra", "-Werror", "m.hip", "-o", "m", cwd=self.dir)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                p = subprocess.run([os.path.join(self.dir, "m")], capture_output=True, text=True, timeout=60,
+                                   env=RUN_ENV)
+                self.assertEqual((p.returncode, p.stdout), (0, value + " PASSED\n"))
+        p = hipcc("-E", "m.hip", cwd=self.dir)  # -E: the rewritten text, launches in the header's kernel too
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("__hip_cpu_launch__", p.stdout)
+        self.assertNotIn("__hip_cpu_shared__", p.stdout)
+        self.assertEqual(p.stdout.count("::hip_cpu_launch_kernel(::hip_cpu_launch_config("), 2)
+
+    def test_an_error_in_a_header_names_the_header(self):
+        self.write("bad.h", "// a header\n\nvoid f(int* d) {\n    (1 + <<<1, 1>>>(d);\n}\n")
+        self.write("e.hip", "#include <hip/hip_runtime.h>\n#include \"bad.h\"\nint main() {}\n")
+        p = hipcc("-c", "e.hip", cwd=self.dir)
+        self.assertEqual(p.returncode, 1)
+        self.assertTrue(p.stderr.startswith("bad.h:4:10: error: no kernel expression before `<<<`"), p.stderr)
+        self.assertNotIn("e.o", os.listdir(self.dir))
+
+    def test_a_device_assert_fails_its_launch_and_the_program_goes_on(self):
+        self.write("a.hip", "#include <hip/hip_runtime.h>\n#include <cassert>\n#include <cstdio>\n"
+                            "__global__ void k(const int* v) {\n"
+                            "    assert(v[blockIdx.x * 64 + threadIdx.x] >= 0);\n}\n"
+                            "int main(int argc, char**) {\n"
+                            "    int h[256] = {}, *d;\n    h[133] = -1;\n"
+                            "    hipMalloc(&d, sizeof h);\n    hipMemcpy(d, h, sizeof h, hipMemcpyHostToDevice);\n"
+                            "    k<<<4, 64>>>(d);\n"
+                            "    std::printf(\"%s\\n\", hipGetErrorName(hipGetLastError()));\n"
+                            "    assert(argc == 1);\n    std::printf(\"after\\n\");\n}\n")
+        p = hipcc("a.hip", "-o", "a", cwd=self.dir)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        prog = os.path.join(self.dir, "a")
+        p = subprocess.run([prog], capture_output=True, text=True, timeout=60, env=RUN_ENV)
+        self.assertEqual((p.returncode, p.stdout), (0, "hipErrorAssert\nafter\n"))
+        self.assertRegex(p.stderr, r"\Aa\.hip:5: void k\(const int\*\): block: \[2,0,0\], thread: \[5,0,0\] "
+                                   r"Assertion `v\[blockIdx\.x \* 64 \+ threadIdx\.x\] >= 0` failed\.\n\Z")
+        # On the host, assert is the C library's: the message, then abort.
+        p = subprocess.run([prog, "x"], capture_output=True, text=True, timeout=60, env=RUN_ENV)
+        self.assertEqual(p.returncode, -6, p.stderr)
+        self.assertIn("a.hip:14: int main(int, char**): Assertion `argc == 1' failed.", p.stderr)
+
+    def test_checked_mode_pins_a_programs_bugs_to_its_lines(self):
+        self.write("bugs.hip", "#include <hip/hip_runtime.h>\n#include <cstdio>\n"
+                               "__global__ void scan(const int* in, int* out) {\n"
+                               "    __shared__ int s[64];\n"
+                               "    s[threadIdx.x] = in[threadIdx.x];\n"
+                               "    int v = threadIdx.x > 0 ? s[threadIdx.x - 1] : 0;\n"
+                               "    __syncthreads();\n"
+                               "    out[threadIdx.x] = v + s[threadIdx.x];\n}\n"
+                               "__global__ void half_written(int* out) {\n"
+                               "    __shared__ int t[64];\n"
+                               "    if (threadIdx.x < 32) t[threadIdx.x] = 1;\n"
+                               "    __syncthreads();\n"
+                               "    out[threadIdx.x] = t[threadIdx.x];\n}\n"
+                               "__global__ void past_the_end(int* out) { out[threadIdx.x + 1] = 1; }\n"
+                               "int main(int argc, char**) {\n"
+                               "    int *in, *out;\n    hipMalloc(&in, 64 * 4);\n    hipMalloc(&out, 64 * 4);\n"
+                               "    hipMemset(in, 0, 256);\n"
+                               "    scan<<<2, 64>>>(in, out);\n    half_written<<<1, 64>>>(out);\n"
+                               "    if (argc > 1) past_the_end<<<1, 64>>>(out);\n"
+                               "    std::printf(\"done\\n\");\n}\n")
+        p = hipcc("--checked", "-O2", "bugs.hip", "-o", "bugs", cwd=self.dir)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        bugs = os.path.join(self.dir, "bugs")
+        p = subprocess.run([bugs], capture_output=True, text=True, timeout=120)
+        self.assertEqual((p.returncode, p.stdout), (0, "done\n"), p.stderr)
+        self.assertRegex(p.stderr, r"wavebench checked: shared-memory race in block \([01],0,0\): lane 1 reads 0x[0-9a-f]+ "
+                                   r"at \S*bugs\.hip:6 in scan\(int const\*, int\*\), which lane 0 wrote at "
+                                   r"\S*bugs\.hip:5 in scan\(int const\*, int\*\) with no barrier between\n")
+        self.assertRegex(p.stderr, r"wavebench checked: uninitialised shared memory in block \(0,0,0\): lane 32 reads "
+                                   r"0x[0-9a-f]+ at \S*bugs\.hip:14 in half_written\(int\*\), which no lane of the "
+                                   r"block wrote\n")
+        self.assertTrue(p.stderr.endswith("wavebench checked: 2 shared-memory report(s)\n"), p.stderr)
+        p = subprocess.run([bugs, "x"], capture_output=True, text=True, timeout=120)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("ERROR: AddressSanitizer: heap-buffer-overflow", p.stderr)
+        self.assertRegex(p.stderr, r"WRITE of size 4 .*\n    #0 0x[0-9a-f]+ in past_the_end\(int\*\) \S*bugs\.hip:16")
+
+    def test_checked_mode_reports_nothing_of_a_correct_program(self):
+        # The warp_sync sample: its barrier-free tail is a race, the __syncwarp and shuffle tails are not.
+        sample = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hip_samples", "warp_sync.hip")
+        p = hipcc("--checked", "-O2", sample, "-o", "warp_sync", cwd=self.dir)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        for mode, reported in [("syncwarp", False), ("shuffle", False), ("legacy", True)]:
+            with self.subTest(mode):
+                p = subprocess.run([os.path.join(self.dir, "warp_sync"), mode], capture_output=True, text=True,
+                                   timeout=300)
+                self.assertEqual("wavebench checked: shared-memory race" in p.stderr, reported, p.stderr)
+                self.assertEqual("uninitialised" in p.stderr, False, p.stderr)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ typedef enum hipError_t : int {
     hipErrorOutOfMemory = 2,
     hipErrorNotInitialized = 3,
     hipErrorInvalidConfiguration = 9,
+    hipErrorInvalidPitchValue = 12,
     hipErrorInvalidSymbol = 13,
     hipErrorInvalidDevicePointer = 17,
     hipErrorInvalidMemcpyDirection = 21,
@@ -19,11 +20,15 @@ typedef enum hipError_t : int {
     hipErrorNoDevice = 100,
     hipErrorInvalidDevice = 101,
     hipErrorInvalidImage = 200,
+    hipErrorPeerAccessUnsupported = 217,
     hipErrorInvalidHandle = 400,
     hipErrorNotReady = 600,
     hipErrorIllegalAddress = 700,
     hipErrorLaunchOutOfResources = 701,
     hipErrorLaunchTimeOut = 702,
+    hipErrorPeerAccessAlreadyEnabled = 704,
+    hipErrorPeerAccessNotEnabled = 705,
+    hipErrorAssert = 710, // a device-side assert failed
     hipErrorLaunchFailure = 719,
     hipErrorCooperativeLaunchTooLarge = 720,
     hipErrorNotSupported = 801,
@@ -44,6 +49,8 @@ inline const char* hip_subset_error_name(hipError_t e)
         return "hipErrorNotInitialized";
     case hipErrorInvalidConfiguration:
         return "hipErrorInvalidConfiguration";
+    case hipErrorInvalidPitchValue:
+        return "hipErrorInvalidPitchValue";
     case hipErrorInvalidSymbol:
         return "hipErrorInvalidSymbol";
     case hipErrorInvalidDevicePointer:
@@ -58,8 +65,12 @@ inline const char* hip_subset_error_name(hipError_t e)
         return "hipErrorNoDevice";
     case hipErrorInvalidDevice:
         return "hipErrorInvalidDevice";
+    case hipErrorAssert:
+        return "hipErrorAssert";
     case hipErrorInvalidImage:
         return "hipErrorInvalidImage";
+    case hipErrorPeerAccessUnsupported:
+        return "hipErrorPeerAccessUnsupported";
     case hipErrorInvalidHandle:
         return "hipErrorInvalidHandle";
     case hipErrorNotReady:
@@ -70,6 +81,10 @@ inline const char* hip_subset_error_name(hipError_t e)
         return "hipErrorLaunchOutOfResources";
     case hipErrorLaunchTimeOut:
         return "hipErrorLaunchTimeOut";
+    case hipErrorPeerAccessAlreadyEnabled:
+        return "hipErrorPeerAccessAlreadyEnabled";
+    case hipErrorPeerAccessNotEnabled:
+        return "hipErrorPeerAccessNotEnabled";
     case hipErrorLaunchFailure:
         return "hipErrorLaunchFailure";
     case hipErrorCooperativeLaunchTooLarge:

@@ -1,5 +1,7 @@
 // The CPU runtime's devices: the CPUs they are made of (WAVEBENCH_CPU_DEVICES shares them out),
-// what the host tells of them (/proc/cpuinfo, sysfs) and the host API's device calls.
+// what the host tells of them (/proc/cpuinfo, sysfs) and the host API's device calls (peer access:
+// peer.cpp).
+#include "device_state.h"
 #include "pool.h"
 #include "runtime_common.h"
 #include "scheduler.h"
@@ -8,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <mutex>
 #include <sched.h>
 #include <sstream>
 #include <string>
@@ -71,6 +74,8 @@ struct cpu_devices {
     std::vector<int> cpus = device_cpus(asked);
     int count = int(std::clamp<size_t>(asked, 1, std::max<size_t>(cpus.size(), 1)));
     int current = -1; // none set yet: the process's own CPUs (hipSetDevice(0) narrows to device 0's)
+    std::mutex flags_mutex;
+    std::vector<unsigned> flags = std::vector<unsigned>(size_t(count), 0u); // hipSetDeviceFlags's, per device
 };
 cpu_devices& devices()
 {
@@ -119,15 +124,10 @@ size_t last_level_cache_bytes()
 
 using namespace cpu_runtime;
 
-extern "C" {
+// The HIP API this runtime follows, by HIP's formula (major * 10000000 + minor * 100000 + patch).
+constexpr int hip_api_version = 50200000;
 
-hipError_t hipDeviceCanAccessPeer(int* can_access, int device, int peer_device)
-{
-    if (!can_access) return fail(hipErrorInvalidValue);
-    if (device != 0 || peer_device != 0) return fail(hipErrorInvalidDevice);
-    *can_access = 0;
-    return hipSuccess;
-}
+extern "C" {
 
 hipError_t hipGetDeviceCount(int* count)
 {
@@ -245,6 +245,54 @@ hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attribute, int
     default:
         return fail(hipErrorInvalidValue);
     }
+    return hipSuccess;
+}
+
+hipError_t hipGetDeviceFlags(unsigned* flags)
+{
+    if (!flags) return fail(hipErrorInvalidValue);
+    cpu_devices& d = devices();
+    std::lock_guard lock(d.flags_mutex);
+    *flags = d.flags[size_t(std::max(d.current, 0))] | hipDeviceMapHost;
+    return hipSuccess;
+}
+
+hipError_t hipSetDeviceFlags(unsigned flags)
+{
+    const unsigned schedule = flags & hipDeviceScheduleMask;
+    if ((flags & ~unsigned(hipDeviceScheduleMask | hipDeviceMapHost | hipDeviceLmemResizeToMax)) ||
+        (schedule != hipDeviceScheduleAuto && schedule != hipDeviceScheduleSpin && schedule != hipDeviceScheduleYield &&
+         schedule != hipDeviceScheduleBlockingSync))
+        return fail(hipErrorInvalidValue);
+    cpu_devices& d = devices();
+    std::lock_guard lock(d.flags_mutex);
+    d.flags[size_t(std::max(d.current, 0))] = flags;
+    return hipSuccess;
+}
+
+hipError_t hipDriverGetVersion(int* version)
+{
+    if (!version) return fail(hipErrorInvalidValue);
+    *version = hip_api_version;
+    return hipSuccess;
+}
+
+hipError_t hipRuntimeGetVersion(int* version)
+{
+    if (!version) return fail(hipErrorInvalidValue);
+    *version = hip_api_version;
+    return hipSuccess;
+}
+
+hipError_t hipDeviceReset(void)
+{
+    if (tl_worker) return fail(hipErrorNotSupported);
+    cpu_devices& d = devices();
+    const int device = std::max(d.current, 0);
+    free_device_allocations(device);
+    reset_peer_access(device);
+    std::lock_guard lock(d.flags_mutex);
+    d.flags[size_t(device)] = 0;
     return hipSuccess;
 }
 

@@ -1,12 +1,21 @@
 // wavebench-hip-rewrite: turns a HIP source into one that g++ compiles against the CPU runtime.
 //
-// Usage: wavebench-hip-rewrite INPUT OUTPUT    (OUTPUT "-": standard output)
+// Usage: wavebench-hip-rewrite [--preprocessed] INPUT OUTPUT    (OUTPUT "-": standard output)
 //
 // The output is INPUT byte for byte, preceded by `#line 1 "INPUT"`, except for two rewrites:
 //   E<<<CFG>>>(ARGS)
 //     -> ::hip_cpu_launch_kernel(::hip_cpu_launch_config(CFG), [&]() { E(ARGS); })
 //   extern __shared__ ATTRS TYPE NAME[];      (ATTRS: __align__(N), alignas(N), __attribute__((..)), [[..]])
 //     -> static thread_local TYPE* const NAME = ::hip_cpu_dynamic_shared();
+// With --preprocessed, INPUT is the output of `g++ -E -D__HIP_CPU_REWRITE__` (what wavebench-hipcc
+// compiles: the headers a source includes are rewritten too, and launches written in macros), where
+// hip_runtime.h leaves two markers for the rewrite instead of its macros, and no `#line` is added
+// (the preprocessor's line markers name the files; messages name the file and line they give):
+//   __hip_cpu_launch__(E, GRID, BLOCK, SHARED, STREAM, ARGS)     (hipLaunchKernelGGL)
+//     -> ::hip_cpu_launch_kernel(::hip_cpu_launch_config((GRID), (BLOCK), (SHARED), (STREAM)),
+//                                [&]() { E(ARGS); })
+//     E may be a template-id with commas (`kern<B, W>`), which a macro alone splits apart.
+//   __hip_cpu_shared__ (__shared__) -> thread_local; `extern __hip_cpu_shared__` as `extern __shared__`.
 // A replaced span is written on one line (comments and line breaks in it become a space, raw strings
 // stay as they are) and followed by the line breaks it had (`\`-continued inside a directive), so
 // every other line keeps its number; a space keeps the `::` it starts with from pasting onto a `:`,
@@ -93,8 +102,12 @@ public:
             Edit e;
             if (launch_at(i))
                 e = launch(i, end);
-            else if (is(i, "extern") && is(i + 1, "__shared__"))
+            else if (is(i, "extern") && (is(i + 1, "__shared__") || is(i + 1, "__hip_cpu_shared__")))
                 e = shared(i, end);
+            else if (is(i, "__hip_cpu_shared__"))
+                e = {T[i].b, T[i].e, "thread_local"};
+            else if (is(i, "__hip_cpu_launch__") && is(i + 1, "("))
+                e = ggl_launch(i, end);
             else
                 continue;
             if (e.b < at)
@@ -288,6 +301,45 @@ private:
         return finish(T[s].b, T[end].e, std::move(t), T[i].pp);
     }
 
+    // The end of the macro argument starting at j of the call at i: a top-level `,` or the closing `)`.
+    // `angles`: a `<` after a name opens a template argument list, whose commas are inside it.
+    size_t argument_end(size_t j, size_t i, bool angles) const
+    {
+        int round = 0, angle = 0;
+        for (; same(j, i); ++j) {
+            const char c = punct(j);
+            if (round == 0 && angle == 0 && (c == ',' || c == ')')) return j;
+            if (c == '(' || c == '[' || c == '{') ++round;
+            if (c == ')' || c == ']' || c == '}') --round;
+            if (angles && round == 0 && c == '<' && j > 0 && T[j - 1].kind == Tok::Ident) ++angle;
+            if (angles && round == 0 && c == '>' && angle > 0) --angle;
+            if (round < 0 || (c == ';' && round == 0)) break;
+        }
+        throw Error{T[i].b, "hipLaunchKernelGGL's arguments have unbalanced brackets; close each one before the "
+                            "call's `)`"};
+    }
+
+    Edit ggl_launch(size_t i, size_t& end)
+    {
+        size_t at[6]; // where each of kernel, grid, block, shared bytes, stream ends; then the arguments
+        size_t j = i + 2;
+        for (int k = 0; k < 5; ++k) {
+            at[k] = argument_end(j, i, k == 0);
+            if (at[k] == j || (k < 4 && is(at[k], ")")))
+                throw Error{T[i].b, "hipLaunchKernelGGL has fewer than five arguments; give the kernel, grid, "
+                                    "block, shared bytes and stream, then the kernel's arguments"};
+            j = at[k] + 1;
+        }
+        end = is(at[4], ")") ? at[4] : scan(j, i, false);
+        auto tokens = [&](size_t first, size_t last) { return flat(T[first].b, T[last].b, first, last); };
+        auto arg = [&](int k) { return "(" + tokens(k == 0 ? i + 2 : at[k - 1] + 1, at[k]) + ")"; };
+        const size_t a = at[4];
+        std::string t = "::hip_cpu_launch_kernel(::hip_cpu_launch_config(" + arg(1) + ", " + arg(2) + ", " + arg(3) +
+                        ", " + arg(4) + "), [&]() { " + arg(0) + "(" +
+                        (end == a || a + 1 == end ? std::string() : tokens(a + 1, end)) + "); })";
+        return finish(T[i].b, T[end].e, std::move(t), T[i].pp);
+    }
+
     Edit shared(size_t i, size_t& end)
     {
         Error bad{T[i].b, "dynamic shared memory is declared as `extern __shared__ T name[];`; declare one unsized "
@@ -409,16 +461,23 @@ bool write_file(const std::string& path, const std::string& data, std::string& w
     return false;
 }
 
-const char* usage = "usage: wavebench-hip-rewrite INPUT OUTPUT\n"
+const char* usage = "usage: wavebench-hip-rewrite [--preprocessed] INPUT OUTPUT\n"
                     "Rewrites a HIP source for g++ and the wavebench CPU runtime: kernel launches\n"
                     "`k<<<...>>>(...)` and `extern __shared__ T name[];`. OUTPUT `-` is standard output.\n"
+                    "--preprocessed: INPUT is `g++ -E -D__HIP_CPU_REWRITE__` output (wavebench-hipcc's).\n"
                     "Exit status: 0 done, 1 the source cannot be read or rewritten (nothing is written),\n"
                     "2 bad usage (an OUTPUT that is the INPUT included).\n";
 
 /// The output: `bom`, the `#line` directive naming `input` (a C string: `\`, `"` and control
 /// characters escaped), then the rewritten source.
-std::string rewritten(const std::string& input, const std::string& src, const std::string& bom)
+std::string rewritten(const std::string& input, const std::string& src, const std::string& bom, bool preprocessed)
 {
+    if (preprocessed) {
+        std::string out = bom;
+        Src S{src};
+        Rewriter(S, lex(S)).run(out);
+        return out;
+    }
     std::string out = bom + "#line 1 \"";
     for (char c : input) {
         char esc[8];
@@ -432,6 +491,30 @@ std::string rewritten(const std::string& input, const std::string& src, const st
     return out;
 }
 
+/// Where offset `at` of `src` is, as `FILE:LINE:COLUMN`: in `input`, or where the last line marker
+/// of preprocessed input (`# LINE "FILE"` at a line's start) before it says.
+std::string position(const std::string& input, const std::string& src, size_t at, bool preprocessed)
+{
+    const Src S{src};
+    size_t line_start = at;
+    while (line_start > 0 && !S.eol(line_start - 1)) --line_start;
+    std::string file = input;
+    size_t line = 1 + breaks(std::string_view(src).substr(0, at));
+    for (size_t b = line_start; preprocessed && b > 0;) { // the marker: the line it names is the next one
+        size_t e = b - 1;
+        b = e;
+        while (b > 0 && !S.eol(b - 1)) --b;
+        unsigned long n = 0;
+        char name[4096];
+        if (src[b] == '#' && std::sscanf(src.c_str() + b, "# %lu \"%4095[^\"]\"", &n, name) == 2) {
+            file = name;
+            line = n + breaks(std::string_view(src).substr(e, line_start - e)) - 1;
+            break;
+        }
+    }
+    return shown(file) + ":" + std::to_string(line) + ":" + std::to_string(at - line_start + 1);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -441,6 +524,8 @@ int main(int argc, char** argv)
         std::cout << usage;
         return 0;
     }
+    const bool preprocessed = !args.empty() && args[0] == "--preprocessed";
+    if (preprocessed) args.erase(args.begin());
     bool option = args.size() == 2 &&
                   (args[0].empty() || args[0][0] == '-' || args[1].empty() || (args[1][0] == '-' && args[1] != "-"));
     if (args.size() != 2 || option) {
@@ -470,13 +555,9 @@ int main(int argc, char** argv)
     const std::string bom = src.compare(0, 3, "\xef\xbb\xbf") == 0 ? src.substr(0, 3) : "";
     src.erase(0, bom.size());
     try {
-        out = rewritten(input, src, bom);
+        out = rewritten(input, src, bom, preprocessed);
     } catch (const Error& e) {
-        const std::string_view before = std::string_view(src).substr(0, e.at);
-        size_t line_start = before.size();
-        while (line_start > 0 && !Src{src}.eol(line_start - 1)) --line_start;
-        std::cerr << shown(input) << ":" << 1 + breaks(before) << ":" << e.at - line_start + 1 << ": error: " << e.what
-                  << "\n";
+        std::cerr << position(input, src, e.at, preprocessed) << ": error: " << e.what << "\n";
         return 1;
     } catch (const std::bad_alloc&) {
         std::cerr << shown(input) << ": error: out of memory rewriting it; split the source\n";

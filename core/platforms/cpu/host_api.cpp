@@ -1,11 +1,15 @@
 // The CPU runtime's host API: memory, streams, events, errors, a kernel's attributes and the
-// runtime's own settings (hipCpu*). Launches are in launch.cpp, the device calls in devices.cpp.
+// runtime's own settings (hipCpu*). Launches are in launch.cpp, the device calls in devices.cpp,
+// 2-D copies in memory2d.cpp, arrays in arrays.cpp, texture objects in textures.cpp, peer access
+// in peer.cpp.
+#include "device_state.h"
 #include "pool.h"
 #include "runtime_common.h"
 #include "scheduler.h"
 #include "wavebench/warp_size.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -28,9 +32,13 @@ hipError_t fail(hipError_t e)
 
 namespace {
 
+struct allocation {
+    size_t bytes;
+    int device; // current when it was made: hipDeviceReset frees it
+};
 struct allocations {
     std::mutex m;
-    std::unordered_map<void*, size_t> live;
+    std::unordered_map<void*, allocation> live;
 };
 allocations& the_allocations()
 {
@@ -41,9 +49,26 @@ allocations& the_allocations()
 struct event_impl {
     std::chrono::steady_clock::time_point t;
     bool recorded = false;
+    unsigned flags = hipEventDefault;
 };
 
+// What hipDeviceSetCacheConfig and hipDeviceSetSharedMemConfig were told (they change nothing).
+std::atomic<int> g_cache_config{hipFuncCachePreferNone}, g_shared_mem_config{hipSharedMemBankSizeDefault};
+
 } // namespace
+
+void free_device_allocations(int device)
+{
+    auto& a = the_allocations();
+    std::lock_guard lock(a.m);
+    for (auto it = a.live.begin(); it != a.live.end();)
+        if (it->second.device == device) {
+            std::free(it->first);
+            it = a.live.erase(it);
+        } else {
+            ++it;
+        }
+}
 } // namespace cpu_runtime
 #pragma GCC visibility pop
 
@@ -60,11 +85,18 @@ hipError_t hipMalloc(void** ptr, size_t bytes)
     if (!ptr) return fail(hipErrorInvalidValue);
     *ptr = nullptr;
     if (bytes == 0) return hipSuccess;
+#if defined(__SANITIZE_ADDRESS__) // `wavebench-hipcc --checked`: the exact size, so that ASan sees an overrun
+    void* p = nullptr;
+    if (posix_memalign(&p, 256, bytes) != 0) p = nullptr;
+#else
     void* p = std::aligned_alloc(256, (bytes + 255) & ~size_t(255));
+#endif
     if (!p) return fail(hipErrorOutOfMemory);
+    int device = 0;
+    hipGetDevice(&device);
     auto& a = the_allocations();
     std::lock_guard lock(a.m);
-    a.live.emplace(p, bytes);
+    a.live.emplace(p, allocation{bytes, device});
     *ptr = p;
     return hipSuccess;
 }
@@ -161,12 +193,42 @@ hipError_t hipStreamDestroy(hipStream_t stream)
 
 hipError_t hipStreamSynchronize(hipStream_t) { return hipSuccess; }
 
-hipError_t hipEventCreate(hipEvent_t* event)
+hipError_t hipStreamQuery(hipStream_t) { return hipSuccess; }
+
+hipError_t hipStreamWaitEvent(hipStream_t, hipEvent_t event, unsigned flags)
 {
-    if (!event) return fail(hipErrorInvalidValue);
-    *event = new hip_cpu_event;
+    if (flags != 0) return fail(hipErrorInvalidValue);
+    return event ? hipSuccess : fail(hipErrorInvalidHandle);
+}
+
+hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void* user_data, unsigned flags)
+{
+    if (!callback || flags != 0) return fail(hipErrorInvalidValue);
+    callback(stream, hipSuccess, user_data);
     return hipSuccess;
 }
+
+hipError_t hipLaunchHostFunc(hipStream_t, hipHostFn_t fn, void* user_data)
+{
+    if (!fn) return fail(hipErrorInvalidValue);
+    fn(user_data);
+    return hipSuccess;
+}
+
+hipError_t hipEventCreate(hipEvent_t* event) { return hipEventCreateWithFlags(event, hipEventDefault); }
+
+hipError_t hipEventCreateWithFlags(hipEvent_t* event, unsigned flags)
+{
+    // HIP's own flags (system-scope fences and the like) have nothing to act on here.
+    const unsigned known = hipEventBlockingSync | hipEventDisableTiming | hipEventInterprocess | 0xe0000000u;
+    if (!event || (flags & ~known)) return fail(hipErrorInvalidValue);
+    if ((flags & hipEventInterprocess) && !(flags & hipEventDisableTiming)) return fail(hipErrorInvalidValue);
+    *event = new hip_cpu_event;
+    (*event)->flags = flags;
+    return hipSuccess;
+}
+
+hipError_t hipEventQuery(hipEvent_t event) { return event ? hipSuccess : fail(hipErrorInvalidHandle); }
 
 hipError_t hipEventDestroy(hipEvent_t event)
 {
@@ -189,6 +251,7 @@ hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop)
 {
     if (!ms) return fail(hipErrorInvalidValue);
     if (!start || !stop || !start->recorded || !stop->recorded) return fail(hipErrorInvalidHandle);
+    if ((start->flags | stop->flags) & hipEventDisableTiming) return fail(hipErrorInvalidHandle);
     *ms = std::chrono::duration<float, std::milli>(stop->t - start->t).count();
     return hipSuccess;
 }
@@ -222,6 +285,8 @@ const char* hipGetErrorString(hipError_t e)
         return "initialization error";
     case hipErrorInvalidConfiguration:
         return "invalid configuration argument";
+    case hipErrorInvalidPitchValue:
+        return "invalid pitch argument";
     case hipErrorInvalidDevicePointer:
         return "invalid device pointer";
     case hipErrorInvalidMemcpyDirection:
@@ -242,6 +307,12 @@ const char* hipGetErrorString(hipError_t e)
         return "unspecified launch failure (a lane threw an exception)";
     case hipErrorNotSupported:
         return "operation not supported";
+    case hipErrorPeerAccessUnsupported:
+        return "peer access is not supported between these two devices";
+    case hipErrorPeerAccessAlreadyEnabled:
+        return "peer access is already enabled";
+    case hipErrorPeerAccessNotEnabled:
+        return "peer access has not been enabled";
     case hipErrorInvalidSymbol:
         return "invalid device symbol";
     case hipErrorCooperativeLaunchTooLarge:
@@ -271,6 +342,51 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void*
                   ? 1
                   : 0;
     return hipSuccess;
+}
+
+hipError_t hipDeviceSetCacheConfig(hipFuncCache_t config)
+{
+    if (config < hipFuncCachePreferNone || config > hipFuncCachePreferEqual) return fail(hipErrorInvalidValue);
+    g_cache_config = config;
+    return hipSuccess;
+}
+
+hipError_t hipDeviceGetCacheConfig(hipFuncCache_t* config)
+{
+    if (!config) return fail(hipErrorInvalidValue);
+    *config = hipFuncCache_t(g_cache_config.load());
+    return hipSuccess;
+}
+
+hipError_t hipFuncSetCacheConfig(const void* func, hipFuncCache_t config)
+{
+    if (!func) return fail(hipErrorInvalidDeviceFunction);
+    if (config < hipFuncCachePreferNone || config > hipFuncCachePreferEqual) return fail(hipErrorInvalidValue);
+    return hipSuccess;
+}
+
+hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config)
+{
+    if (config < hipSharedMemBankSizeDefault || config > hipSharedMemBankSizeEightByte)
+        return fail(hipErrorInvalidValue);
+    g_shared_mem_config = config;
+    return hipSuccess;
+}
+
+hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig* config)
+{
+    if (!config) return fail(hipErrorInvalidValue);
+    *config = hipSharedMemConfig(g_shared_mem_config.load());
+    return hipSuccess;
+}
+
+hipError_t hipFuncSetAttribute(const void* func, hipFuncAttribute attribute, int value)
+{
+    if (!func) return fail(hipErrorInvalidDeviceFunction);
+    if (attribute == hipFuncAttributeMaxDynamicSharedMemorySize && value >= 0 && size_t(value) <= max_shared_bytes)
+        return hipSuccess;
+    if (attribute == hipFuncAttributePreferredSharedMemoryCarveout && value >= -1 && value <= 100) return hipSuccess;
+    return fail(hipErrorInvalidValue);
 }
 
 hipError_t hipCpuSetWarpSize(int warp_size)

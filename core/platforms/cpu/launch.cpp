@@ -6,6 +6,7 @@
 
 #include <hip/hip_cpu_counters.h>
 
+#include <cstdio>
 #include <stdexcept>
 #include <vector>
 
@@ -89,6 +90,23 @@ void hip_cpu_grid_sync(void)
 int hip_cpu_launch_is_cooperative(void) { return tl_worker && tl_worker->cooperative(); }
 
 hipError_t hip_cpu_fail(hipError_t e) { return fail(e); }
+
+/// Whether the calling thread is running a kernel's lane (what `wavebench-hipcc --checked` asks).
+extern "C" int hip_cpu_in_lane(void) { return tl_worker != nullptr; }
+
+/// A device assert that failed (device_assert.cpp): in a kernel's lane, the message a GPU prints,
+/// naming the block and the thread, and the launch fails with hipErrorAssert; 1 then, 0 outside a
+/// kernel (the host's assert).
+extern "C" int hip_cpu_lane_assert(const char* expression, const char* file, unsigned line, const char* function)
+{
+    worker* w = tl_worker;
+    if (!w) return 0;
+    const uint3 b = hip_cpu_tls.block_idx, t = hip_cpu_tls.thread_idx;
+    std::fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line,
+                 function, b.x, b.y, b.z, t.x, t.y, t.z, expression);
+    w->fail(hipErrorAssert);
+    return 1;
+}
 
 hipError_t hipCpuCountLaunches(int on)
 {

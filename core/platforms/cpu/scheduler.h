@@ -135,6 +135,11 @@ public:
         return lanes_[current_];
     }
     bool cooperative() const { return job_ && job_->cooperative; }
+    /// Fails the launch running (the first failure wins).
+    void fail(hipError_t e)
+    {
+        if (job_) job_->fail(e);
+    }
     void* dynamic_shared() { return align64(shared_.data()); }
 
 private:

@@ -5,15 +5,45 @@
 // synchronous). What is supported and how it deviates from a GPU: ../../README.md.
 #pragma once
 
-#include <bit>
+#include <cassert> // device code asserts as host code does (a failed one fails the launch: README)
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <ctime>
-#include <source_location>
 #include <type_traits>
 #include <utility>
+
+// The call site of a collective names it (see the README). C++20 has std::source_location; for
+// C++14 and C++17, which HIP code is also written in, the same type over the same compiler builtin
+// (__builtin_source_location, in g++ 11 and clang 15 on), with the layout the builtin requires.
+#if __cplusplus >= 202002L
+#include <source_location>
+#else
+namespace std {
+struct source_location {
+    struct __impl {
+        const char* _M_file_name;
+        const char* _M_function_name;
+        unsigned _M_line;
+        unsigned _M_column;
+    };
+    static constexpr source_location current(const void* at = __builtin_source_location())
+    {
+        source_location l;
+        l.at_ = static_cast<const __impl*>(at);
+        return l;
+    }
+    constexpr const char* file_name() const { return at_ ? at_->_M_file_name : ""; }
+    constexpr const char* function_name() const { return at_ ? at_->_M_function_name : ""; }
+    constexpr unsigned line() const { return at_ ? at_->_M_line : 0; }
+    constexpr unsigned column() const { return at_ ? at_->_M_column : 0; }
+
+private:
+    const __impl* at_ = nullptr;
+};
+} // namespace std
+#endif
 
 // The platform macros. Code gates on __HIP_PLATFORM_AMD__ / __HIP_PLATFORM_NVIDIA__ to pick a
 // toolchain and its libraries (rocPRIM or CUB, amdgcn builtins or PTX), which the cpu platform has
@@ -31,7 +61,15 @@
 #define __launch_bounds__(...)
 #define __align__(n) alignas(n)
 // Per-block shared memory: every lane of a block runs on the same OS thread, one block at a time.
-#define __shared__ static thread_local
+// A thread_local variable in a function is static already, so `static __shared__` and
+// `__shared__ static` are accepted, as GPU compilers accept them. wavebench-hipcc preprocesses a
+// source with __HIP_CPU_REWRITE__ defined, then rewrites it (wavebench-hip-rewrite --preprocessed):
+// a marker keeps `extern __shared__` visible to the rewrite in every header.
+#ifdef __HIP_CPU_REWRITE__
+#define __shared__ __hip_cpu_shared__
+#else
+#define __shared__ thread_local
+#endif
 // Dynamic shared memory: HIP's macro, or `extern __shared__ T x[];` in sources that go through
 // wavebench-hip-rewrite (wavebench_add_plugin and wavebench-hipcc do), which makes it a pointer
 // to this thread's buffer (::hip_cpu_dynamic_shared, below).
@@ -41,30 +79,7 @@
 // ---- types --------------------------------------------------------------------------------------
 #include "../../../hip_subset.h" // hipError_t, hipMemcpyKind, hipDeviceProp_t, hipFuncAttributes
 
-struct uint3 {
-    unsigned x, y, z;
-};
-
-struct dim3 {
-    unsigned x, y, z;
-    constexpr dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
-    constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
-};
-
-#define WB_CPU_VECTOR2(T, N)                                                                                           \
-    struct alignas(2 * sizeof(T)) N##2 { T x, y; };                                                                    \
-    inline N##2 make_##N##2(T x, T y) { return {x, y}; }
-#define WB_CPU_VECTOR4(T, N)                                                                                           \
-    struct alignas(4 * sizeof(T)) N##4 { T x, y, z, w; };                                                              \
-    inline N##4 make_##N##4(T x, T y, T z, T w) { return {x, y, z, w}; }
-WB_CPU_VECTOR2(int, int)
-WB_CPU_VECTOR4(int, int)
-WB_CPU_VECTOR2(unsigned, uint)
-WB_CPU_VECTOR4(unsigned, uint)
-WB_CPU_VECTOR2(float, float)
-WB_CPU_VECTOR4(float, float)
-#undef WB_CPU_VECTOR2
-#undef WB_CPU_VECTOR4
+#include <hip/hip_vector_types.h> // the vector types (uint3 ...) and dim3
 
 typedef struct hip_cpu_stream* hipStream_t;
 typedef struct hip_cpu_event* hipEvent_t;
@@ -105,8 +120,14 @@ hipError_t hipHostUnregister(void* ptr);
 hipError_t hipHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned flags);
 /// Free and total physical memory.
 hipError_t hipMemGetInfo(size_t* free_bytes, size_t* total_bytes);
-/// One device: it cannot access a peer.
+/// The devices share host memory: each can access every other one (not itself). Peer access is
+/// recorded per pair (the errors are HIP's); copies between devices are plain copies.
 hipError_t hipDeviceCanAccessPeer(int* can_access, int device, int peer_device);
+hipError_t hipDeviceEnablePeerAccess(int peer_device, unsigned flags);
+hipError_t hipDeviceDisablePeerAccess(int peer_device);
+hipError_t hipMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, size_t bytes);
+hipError_t hipMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, size_t bytes,
+                              hipStream_t stream = nullptr);
 hipError_t hipStreamCreate(hipStream_t* stream);
 hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned flags);
 hipError_t hipStreamDestroy(hipStream_t stream);
@@ -130,6 +151,109 @@ const char* hipGetErrorName(hipError_t error);
 hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, const void* func);
 hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* func, int block_size,
                                                         size_t dynamic_shared_bytes);
+
+// Flags of hipEventCreateWithFlags, hipSetDeviceFlags and hipMallocManaged (HIP's values, CUDA's).
+#define hipEventDefault 0x0
+#define hipEventBlockingSync 0x1
+#define hipEventDisableTiming 0x2
+#define hipEventInterprocess 0x4 // with hipEventDisableTiming
+#define hipDeviceScheduleAuto 0x0
+#define hipDeviceScheduleSpin 0x1
+#define hipDeviceScheduleYield 0x2
+#define hipDeviceScheduleBlockingSync 0x4
+#define hipDeviceScheduleMask 0x7
+#define hipDeviceMapHost 0x8
+#define hipDeviceLmemResizeToMax 0x10
+#define hipMemAttachGlobal 0x1
+#define hipMemAttachHost 0x2
+#define hipMemAttachSingle 0x4
+
+typedef void* hipDeviceptr_t;
+typedef void (*hipStreamCallback_t)(hipStream_t stream, hipError_t status, void* user_data);
+typedef void (*hipHostFn_t)(void* user_data);
+typedef enum hipFuncCache_t {
+    hipFuncCachePreferNone,
+    hipFuncCachePreferShared,
+    hipFuncCachePreferL1,
+    hipFuncCachePreferEqual,
+} hipFuncCache_t;
+typedef enum hipSharedMemConfig {
+    hipSharedMemBankSizeDefault,
+    hipSharedMemBankSizeFourByte,
+    hipSharedMemBankSizeEightByte,
+} hipSharedMemConfig;
+typedef enum hipFuncAttribute {
+    hipFuncAttributeMaxDynamicSharedMemorySize = 8,
+    hipFuncAttributePreferredSharedMemoryCarveout = 9,
+    hipFuncAttributeMax,
+} hipFuncAttribute;
+
+/// Every call has finished when it returns: a recorded event has completed (hipEventQuery and
+/// hipStreamQuery answer hipSuccess), a wait has nothing to wait for, and a stream callback or host
+/// function runs at once, on the calling thread. Timing an event made with hipEventDisableTiming is
+/// hipErrorInvalidHandle, as on HIP.
+hipError_t hipEventCreateWithFlags(hipEvent_t* event, unsigned flags);
+hipError_t hipEventQuery(hipEvent_t event);
+hipError_t hipStreamQuery(hipStream_t stream);
+hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned flags = 0);
+hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void* user_data, unsigned flags);
+hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void* user_data);
+/// Frees the memory allocated while the current device was current (hipMalloc, hipMallocPitch,
+/// hipMalloc3D, hipMallocManaged, hipHostMalloc) and resets its peer access and flags.
+hipError_t hipDeviceReset(void);
+/// Caches, shared memory banks and carveouts cannot be configured here: accepted, no effect.
+hipError_t hipDeviceSetCacheConfig(hipFuncCache_t config);
+hipError_t hipDeviceGetCacheConfig(hipFuncCache_t* config);
+hipError_t hipFuncSetCacheConfig(const void* func, hipFuncCache_t config);
+hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config);
+hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig* config);
+/// Accepted: dynamic shared memory up to 64 KiB, a carveout from -1 to 100 percent.
+hipError_t hipFuncSetAttribute(const void* func, hipFuncAttribute attribute, int value);
+/// hipDeviceSchedule* (one of them), hipDeviceMapHost, hipDeviceLmemResizeToMax; the flags read
+/// back include hipDeviceMapHost (host memory is always mapped here).
+hipError_t hipGetDeviceFlags(unsigned* flags);
+hipError_t hipSetDeviceFlags(unsigned flags);
+/// HIP's version formula (major * 10000000 + minor * 100000): 50200000, the HIP 5.2 API.
+hipError_t hipDriverGetVersion(int* version);
+hipError_t hipRuntimeGetVersion(int* version);
+/// Managed memory is host memory, as all memory here (flags hipMemAttachGlobal or hipMemAttachHost).
+hipError_t hipMallocManaged(void** ptr, size_t bytes, unsigned flags = hipMemAttachGlobal);
+/// Rows of `width` bytes, `*pitch` bytes apart (a multiple of 256).
+hipError_t hipMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height);
+hipError_t hipMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                       hipMemcpyKind kind);
+hipError_t hipMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                            hipMemcpyKind kind, hipStream_t stream = nullptr);
+hipError_t hipMemset2D(void* dst, size_t pitch, int value, size_t width, size_t height);
+hipError_t hipMemset2DAsync(void* dst, size_t pitch, int value, size_t width, size_t height,
+                            hipStream_t stream = nullptr);
+/// `count` values of 8, 16 or 32 bits.
+hipError_t hipMemsetD8(hipDeviceptr_t dst, unsigned char value, size_t count);
+hipError_t hipMemsetD16(hipDeviceptr_t dst, unsigned short value, size_t count);
+hipError_t hipMemsetD32(hipDeviceptr_t dst, int value, size_t count);
+hipError_t hipMemsetD8Async(hipDeviceptr_t dst, unsigned char value, size_t count, hipStream_t stream = nullptr);
+hipError_t hipMemsetD16Async(hipDeviceptr_t dst, unsigned short value, size_t count, hipStream_t stream = nullptr);
+hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStream_t stream = nullptr);
+
+// Their C++ overloads: typed pointers, kernels passed as themselves.
+extern "C++" {
+template <class T> inline hipError_t hipMallocManaged(T** ptr, size_t bytes, unsigned flags = hipMemAttachGlobal)
+{
+    return hipMallocManaged(reinterpret_cast<void**>(ptr), bytes, flags);
+}
+template <class T> inline hipError_t hipMallocPitch(T** ptr, size_t* pitch, size_t width, size_t height)
+{
+    return hipMallocPitch(reinterpret_cast<void**>(ptr), pitch, width, height);
+}
+template <class F> inline hipError_t hipFuncSetAttribute(F* func, hipFuncAttribute attribute, int value)
+{
+    return hipFuncSetAttribute(reinterpret_cast<const void*>(func), attribute, value);
+}
+template <class F> inline hipError_t hipFuncSetCacheConfig(F* func, hipFuncCache_t config)
+{
+    return hipFuncSetCacheConfig(reinterpret_cast<const void*>(func), config);
+}
+} // extern "C++"
 
 // wavebench extensions (not HIP): the platform's options.
 /// Sets the wavefront width (32 or 64); hipErrorInvalidValue otherwise. Not during a launch.
@@ -170,6 +294,9 @@ int hip_cpu_launch_is_cooperative(void);
 uint64_t hip_cpu_collective(int op, uint64_t value, int arg, int width, const char* file, unsigned line,
                             unsigned column);
 } // extern "C"
+
+// Arrays, texture and surface objects, 3-D copies (a C++ header of its own).
+#include <hip/hip_texture_types.h>
 
 /// A launch's configuration: what `<<<grid, block, shared_bytes, stream>>>` says.
 struct hip_cpu_launch_config {
@@ -214,9 +341,23 @@ template <class F> inline hipError_t hip_cpu_launch_kernel(const hip_cpu_launch_
 // cost a load; an argument with a side effect, such as `i++`, has it once per lane). A kernel
 // name with a comma (`kern<T, Op>`) is wrapped in HIP_KERNEL_NAME(...) or parentheses, as HIP
 // requires. `kernel<<<...>>>(args)` is rewritten into the same call by wavebench-hip-rewrite.
+// Through wavebench-hipcc, the macro leaves a marker that the rewrite turns into the same call: there
+// the kernel may also be a template-id with commas (`kern<B, W>`), as ROCm's hipcc accepts.
+#ifdef __HIP_CPU_REWRITE__
+#define hipLaunchKernelGGL(...) __hip_cpu_launch__(__VA_ARGS__)
+#else
 #define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...)                                             \
     ::hip_cpu_launch_kernel(::hip_cpu_launch_config((grid), (block), (shared_bytes), (stream)),                        \
                             [&]() { kernel(__VA_ARGS__); })
+#endif
+
+namespace hip_cpu_detail {
+/// kernel(args[0], args[1], ...), each `args[i]` pointing to the i-th parameter's value.
+template <class... P, size_t... I> inline void call_with(void (*kernel)(P...), void** args, std::index_sequence<I...>)
+{
+    kernel(*static_cast<typename std::remove_reference<P>::type*>(args[I])...);
+}
+} // namespace hip_cpu_detail
 
 /// hipLaunchCooperativeKernel: a launch whose blocks all run at once, so that they can meet in
 /// cooperative_groups::this_grid().sync(): at most one block per worker thread
@@ -227,12 +368,9 @@ inline hipError_t hipLaunchCooperativeKernel(void (*kernel)(P...), dim3 grid, di
                                              size_t shared_bytes = 0, hipStream_t stream = nullptr)
 {
     if (!kernel || (sizeof...(P) > 0 && !args)) return hip_cpu_fail(hipErrorInvalidValue);
-    auto call = [&]<size_t... I>(std::index_sequence<I...>)
-    {
-        kernel(*static_cast<std::remove_reference_t<P>*>(args[I])...);
-    };
     return hip_cpu_launch_kernel(
-        hip_cpu_launch_config(grid, block, shared_bytes, stream), [&]() { call(std::index_sequence_for<P...>{}); },
+        hip_cpu_launch_config(grid, block, shared_bytes, stream),
+        [&]() { hip_cpu_detail::call_with(kernel, args, std::index_sequence_for<P...>{}); },
         hip_cpu_launch_cooperative);
 }
 inline hipError_t hipLaunchCooperativeKernel(const void*, dim3, dim3, void**, size_t = 0, hipStream_t = nullptr)
@@ -273,7 +411,8 @@ inline hipError_t hipOccupancyMaxPotentialBlockSize(int* grid_size, int* block_s
     if (!grid_size || !block_size || block_size_limit < 0) return hip_cpu_fail(hipErrorInvalidValue);
     if (!func) return hip_cpu_fail(hipErrorInvalidDeviceFunction);
     hipDeviceProp_t p;
-    if (const hipError_t e = hipGetDeviceProperties(&p, 0); e != hipSuccess) return e;
+    const hipError_t e = hipGetDeviceProperties(&p, 0);
+    if (e != hipSuccess) return e;
     if (dynamic_shared_bytes > p.sharedMemPerBlock) return hip_cpu_fail(hipErrorInvalidValue);
     *block_size =
         block_size_limit > 0 && block_size_limit < p.maxThreadsPerBlock ? block_size_limit : p.maxThreadsPerBlock;
@@ -389,210 +528,8 @@ inline long long wall_clock64()
 }
 inline long long clock64() { return wall_clock64(); }
 
-inline int __popc(unsigned x) { return __builtin_popcount(x); }
-inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
-inline int __ffs(int x) { return __builtin_ffs(x); }
-inline int __ffsll(long long x) { return __builtin_ffsll(x); }
-inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(unsigned(x)); }
-inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
-inline unsigned __float_as_uint(float x) { return std::bit_cast<unsigned>(x); }
-inline float __uint_as_float(unsigned x) { return std::bit_cast<float>(x); }
-using std::fmaf; // rounded once, as on the GPUs
-
-// The integer and floating-point max and min that HIP device code calls unqualified.
-#define WB_CPU_MIN_MAX(T)                                                                                              \
-    inline T max(T a, T b) { return a < b ? b : a; }                                                                   \
-    inline T min(T a, T b) { return b < a ? b : a; }
-WB_CPU_MIN_MAX(int)
-WB_CPU_MIN_MAX(unsigned)
-WB_CPU_MIN_MAX(long)
-WB_CPU_MIN_MAX(unsigned long)
-WB_CPU_MIN_MAX(long long)
-WB_CPU_MIN_MAX(unsigned long long)
-#undef WB_CPU_MIN_MAX
-inline float max(float a, float b) { return std::fmax(a, b); }
-inline float min(float a, float b) { return std::fmin(a, b); }
-inline double max(double a, double b) { return std::fmax(a, b); }
-inline double min(double a, double b) { return std::fmin(a, b); }
-
-// Warp collectives. Lanes of one wavefront that reach the same call site together form one
-// collective; lanes that have exited, or are elsewhere, are inactive (see the README).
-enum hip_cpu_op { hip_cpu_ballot = 0, hip_cpu_shfl, hip_cpu_shfl_up, hip_cpu_shfl_down, hip_cpu_shfl_xor };
-
-inline unsigned long long __ballot(int predicate, std::source_location l = std::source_location::current())
-{
-    return hip_cpu_collective(hip_cpu_ballot, predicate != 0, 0, 0, l.file_name(), l.line(), l.column());
-}
-inline int __any(int predicate, std::source_location l = std::source_location::current())
-{
-    return __ballot(predicate, l) != 0;
-}
-inline int __all(int predicate, std::source_location l = std::source_location::current())
-{
-    // Every active lane's bit is set exactly when nobody voted "false".
-    return __ballot(!predicate, l) == 0;
-}
-
-namespace hip_cpu_detail {
-template <class T> inline T shuffle(int op, T var, int arg, int width, const std::source_location& l)
-{
-    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8, "shuffles move values of 8 bytes at most");
-    uint64_t bits = 0;
-    std::memcpy(&bits, &var, sizeof(T));
-    bits = hip_cpu_collective(op, bits, arg, width, l.file_name(), l.line(), l.column());
-    T r;
-    std::memcpy(&r, &bits, sizeof(T));
-    return r;
-}
-} // namespace hip_cpu_detail
-
-template <class T>
-inline T __shfl(T var, int src_lane, int width = warpSize, std::source_location l = std::source_location::current())
-{
-    return hip_cpu_detail::shuffle(hip_cpu_shfl, var, src_lane, width, l);
-}
-template <class T>
-inline T __shfl_up(T var, unsigned delta, int width = warpSize,
-                   std::source_location l = std::source_location::current())
-{
-    return hip_cpu_detail::shuffle(hip_cpu_shfl_up, var, int(delta), width, l);
-}
-template <class T>
-inline T __shfl_down(T var, unsigned delta, int width = warpSize,
-                     std::source_location l = std::source_location::current())
-{
-    return hip_cpu_detail::shuffle(hip_cpu_shfl_down, var, int(delta), width, l);
-}
-template <class T>
-inline T __shfl_xor(T var, int lane_mask, int width = warpSize,
-                    std::source_location l = std::source_location::current())
-{
-    return hip_cpu_detail::shuffle(hip_cpu_shfl_xor, var, lane_mask, width, l);
-}
-
-// The masked spellings (CUDA's, and HIP's since ROCm 6.2). The mask is not checked: as for the
-// unmasked ones, the lanes of the wavefront that reach the call site together take part.
-inline unsigned long long __activemask(std::source_location l = std::source_location::current())
-{
-    return __ballot(1, l);
-}
-inline void __syncwarp(unsigned long long = ~0ull, std::source_location l = std::source_location::current())
-{
-    (void)__ballot(1, l); // a wavefront's lanes meet here: what each wrote before is seen by all after
-}
-inline unsigned long long __ballot_sync(unsigned long long, int predicate,
-                                        std::source_location l = std::source_location::current())
-{
-    return __ballot(predicate, l);
-}
-inline int __any_sync(unsigned long long, int predicate, std::source_location l = std::source_location::current())
-{
-    return __any(predicate, l);
-}
-inline int __all_sync(unsigned long long, int predicate, std::source_location l = std::source_location::current())
-{
-    return __all(predicate, l);
-}
-template <class T>
-inline T __shfl_sync(unsigned long long, T var, int src_lane, int width = warpSize,
-                     std::source_location l = std::source_location::current())
-{
-    return __shfl(var, src_lane, width, l);
-}
-template <class T>
-inline T __shfl_up_sync(unsigned long long, T var, unsigned delta, int width = warpSize,
-                        std::source_location l = std::source_location::current())
-{
-    return __shfl_up(var, delta, width, l);
-}
-template <class T>
-inline T __shfl_down_sync(unsigned long long, T var, unsigned delta, int width = warpSize,
-                          std::source_location l = std::source_location::current())
-{
-    return __shfl_down(var, delta, width, l);
-}
-template <class T>
-inline T __shfl_xor_sync(unsigned long long, T var, int lane_mask, int width = warpSize,
-                         std::source_location l = std::source_location::current())
-{
-    return __shfl_xor(var, lane_mask, width, l);
-}
-
-// Atomics: real atomics on host memory (relaxed, like the GPU's device-scope atomics).
-namespace hip_cpu_detail {
-template <class T, class F> inline T cas_loop(T* address, F update)
-{
-    T old = __atomic_load_n(address, __ATOMIC_RELAXED);
-    while (!__atomic_compare_exchange_n(address, &old, update(old), true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-    }
-    return old;
-}
-} // namespace hip_cpu_detail
-
-#define WB_CPU_INTEGER_ATOMICS(T)                                                                                      \
-    inline T atomicAdd(T* a, T v) { return __atomic_fetch_add(a, v, __ATOMIC_RELAXED); }                               \
-    inline T atomicSub(T* a, T v) { return __atomic_fetch_sub(a, v, __ATOMIC_RELAXED); }                               \
-    inline T atomicExch(T* a, T v) { return __atomic_exchange_n(a, v, __ATOMIC_RELAXED); }                             \
-    inline T atomicMax(T* a, T v)                                                                                      \
-    {                                                                                                                  \
-        return hip_cpu_detail::cas_loop(a, [v](T o) { return o < v ? v : o; });                                        \
-    }                                                                                                                  \
-    inline T atomicMin(T* a, T v)                                                                                      \
-    {                                                                                                                  \
-        return hip_cpu_detail::cas_loop(a, [v](T o) { return v < o ? v : o; });                                        \
-    }                                                                                                                  \
-    inline T atomicCAS(T* a, T compare, T v)                                                                           \
-    {                                                                                                                  \
-        __atomic_compare_exchange_n(a, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);                        \
-        return compare;                                                                                                \
-    }
-WB_CPU_INTEGER_ATOMICS(int)
-WB_CPU_INTEGER_ATOMICS(unsigned)
-WB_CPU_INTEGER_ATOMICS(unsigned long long)
-#undef WB_CPU_INTEGER_ATOMICS
-
-namespace hip_cpu_detail {
-inline unsigned float_bits(float f)
-{
-    unsigned u;
-    std::memcpy(&u, &f, 4);
-    return u;
-}
-inline float bits_float(unsigned u)
-{
-    float f;
-    std::memcpy(&f, &u, 4);
-    return f;
-}
-template <class F> inline float float_cas_loop(float* address, F update)
-{
-    unsigned* a = reinterpret_cast<unsigned*>(address);
-    return bits_float(cas_loop(a, [&](unsigned o) { return float_bits(update(bits_float(o))); }));
-}
-} // namespace hip_cpu_detail
-
-inline float atomicAdd(float* a, float v)
-{
-    return hip_cpu_detail::float_cas_loop(a, [v](float o) { return o + v; });
-}
-inline float atomicSub(float* a, float v)
-{
-    return hip_cpu_detail::float_cas_loop(a, [v](float o) { return o - v; });
-}
-inline float atomicMax(float* a, float v)
-{
-    return hip_cpu_detail::float_cas_loop(a, [v](float o) { return o < v ? v : o; });
-}
-inline float atomicMin(float* a, float v)
-{
-    return hip_cpu_detail::float_cas_loop(a, [v](float o) { return v < o ? v : o; });
-}
-inline float atomicExch(float* a, float v)
-{
-    return hip_cpu_detail::bits_float(atomicExch(reinterpret_cast<unsigned*>(a), hip_cpu_detail::float_bits(v)));
-}
-inline float atomicCAS(float* a, float compare, float v)
-{
-    return hip_cpu_detail::bits_float(
-        atomicCAS(reinterpret_cast<unsigned*>(a), hip_cpu_detail::float_bits(compare), hip_cpu_detail::float_bits(v)));
-}
+// ---- the device library -------------------------------------------------------------------------
+#include <hip/device_functions.h>
+#include <hip/hip_cpu_atomics.h>
+#include <hip/hip_cpu_warp.h>
+#include <hip/math_functions.h>

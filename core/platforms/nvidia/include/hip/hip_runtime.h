@@ -11,6 +11,7 @@
 #define __HIP_PLATFORM_NVIDIA__ 1
 
 #include "../../../hip_subset.h"
+#include "hip_vector_types.h" // HIP's operators on CUDA's vector types, and their shuffles
 
 // ---- errors: HIP's values are CUDA's, so a cudaError_t converts without a table ---------------------
 static_assert(int(hipErrorInvalidValue) == int(cudaErrorInvalidValue) &&
@@ -30,6 +31,7 @@ static_assert(int(hipErrorInvalidValue) == int(cudaErrorInvalidValue) &&
                   int(hipErrorLaunchOutOfResources) == int(cudaErrorLaunchOutOfResources) &&
                   int(hipErrorLaunchTimeOut) == int(cudaErrorLaunchTimeout) &&
                   int(hipErrorLaunchFailure) == int(cudaErrorLaunchFailure) &&
+                  int(hipErrorAssert) == int(cudaErrorAssert) &&
                   int(hipErrorNotSupported) == int(cudaErrorNotSupported) &&
                   int(hipErrorUnknown) == int(cudaErrorUnknown) &&
                   int(hipErrorInvalidSymbol) == int(cudaErrorInvalidSymbol) &&
@@ -286,7 +288,8 @@ template <class T> inline hipError_t hipGetSymbolSize(size_t* size, const T& sym
     return hip_from_cuda(cudaGetSymbolSize(size, symbol));
 }
 
-/// HIP's launch macro: nvcc's triple chevrons.
+/// HIP's launch macro, as HIP's NVIDIA header has it: nvcc's triple chevrons (the kernel's template
+/// arguments may be left to the call's arguments; a template-id with commas needs HIP_KERNEL_NAME).
 #define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...)                                             \
     kernel<<<(grid), (block), (shared_bytes), (stream)>>>(__VA_ARGS__)
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
@@ -341,4 +344,6 @@ __device__ inline unsigned __lane_id()
 }
 // __popc __popcll __ffs __ffsll __clz __clzll, __syncthreads __threadfence, the atomics and the
 // vector types (int4, make_int4, ...) are CUDA's own, with HIP's names.
-#endif // __CUDACC__
+#endif                            // __CUDACC__
+#include <hip/hip_device_extra.h> // HIP device functions CUDA lacks (atomics, bit fields, ...)
+#include <hip/hip_runtime_more.h> // peer access, events, streams, 2-D memory, arrays, textures, surfaces
