@@ -2,6 +2,7 @@
 // that launch with hipErrorAssert (the GPU's message names the block and the thread) instead of
 // ending the program. On the cpu platform the launch's error is there at once; a GPU reports it at
 // the next synchronization. The failing launch comes last: on a GPU the error is sticky.
+#undef NDEBUG // asserts on, also in a release build (CMake's adds -DNDEBUG)
 #include <hip/hip_runtime.h>
 
 #include "sample_utils.h"
