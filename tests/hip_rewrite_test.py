@@ -26,9 +26,10 @@ def lines(text):
     return len(re.findall(r"\r\n|\r|\n", text))
 
 
-def shared(type_, name):
-    """What `extern __shared__ type_ name[];` becomes."""
-    return "static thread_local %s* const %s = ::hip_cpu_dynamic_shared();" % (type_, name)
+def shared(type_, name, local=False):
+    """What `extern __shared__ type_ name[];` becomes: in a function's body (`local`), a plain pointer;
+    elsewhere a thread-local one."""
+    return "%s%s* const %s = ::hip_cpu_dynamic_shared();" % ("" if local else "static thread_local ", type_, name)
 
 
 # Stand-ins for what the CPU runtime declares, enough for g++ -fsyntax-only.
@@ -212,7 +213,16 @@ class Rewrite(unittest.TestCase):
             with self.subTest(source):
                 self.check(source + "\n", expected + "\n")
         self.check("template <class T> __global__ void k() {\n    extern __shared__ T buf[];\n}\n",
-                   "template <class T> __global__ void k() {\n    " + shared("T", "buf") + "\n}\n")
+                   "template <class T> __global__ void k() {\n    " + shared("T", "buf", True) + "\n}\n")
+        # Function bodies (after `)`, `) const`, in nested braces and lambdas) against other braces.
+        inside = "extern __shared__ int a[];"
+        for before, after, local in [("void f() const noexcept { if (x) { ", " } }", True),
+                                     ("auto g = [&]() { ", " };", True),
+                                     ("struct S { void m() { ", " } };", True),
+                                     ("namespace q { ", " }", False), ('extern "C" { ', " }", False),
+                                     ("struct T { int v; }; ", "", False)]:
+            with self.subTest(before):
+                self.check(before + inside + after + "\n", before + shared("int", "a", local) + after + "\n")
         self.check("namespace n {\nextern __shared__\n  float\n  multi[];\nint marker;\n}\n",
                    "namespace n {\n" + shared("float", "multi") + "\n\n\nint marker;\n}\n")
         self.check("#define DYN(T) extern __shared__ T dyn[]; \\\n  (void)dyn\n",

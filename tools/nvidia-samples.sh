@@ -2,6 +2,8 @@
 # Runs the HIP sample programs built for the nvidia platform (build/tests/hip_samples/nvidia, each a
 # self-checking program) on the GPU here and prints a record: the device, the date, the commit, then
 # each sample's output and exit status. Usage: tools/nvidia-samples.sh [COMMIT] > record.txt
+# Build them first where nvcc is (with no GPU there: cmake -DWAVEBENCH_NVIDIA_SAMPLES=ON), and carry
+# build/tests/hip_samples/nvidia and build/lib/bundled to the GPU machine.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 dir=build/tests/hip_samples/nvidia

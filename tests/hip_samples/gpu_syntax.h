@@ -8,7 +8,7 @@
 template <int Block, int Scale> __global__ void reverse_scaled(const int* in, int* out)
 {
     extern __shared__ int staged[];
-    const unsigned i = blockIdx.x * Block + threadIdx.x;
+    const unsigned i = hipBlockIdx_x * hipBlockDim_x + hipThreadIdx_x; // HIP's older spellings
     staged[threadIdx.x] = in[i] * Scale;
     __syncthreads();
     out[i] = staged[Block - 1 - threadIdx.x];

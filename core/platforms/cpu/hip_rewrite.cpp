@@ -6,7 +6,8 @@
 //   E<<<CFG>>>(ARGS)
 //     -> ::hip_cpu_launch_kernel(::hip_cpu_launch_config(CFG), [&]() { E(ARGS); })
 //   extern __shared__ ATTRS TYPE NAME[];      (ATTRS: __align__(N), alignas(N), __attribute__((..)), [[..]])
-//     -> static thread_local TYPE* const NAME = ::hip_cpu_dynamic_shared();
+//     -> TYPE* const NAME = ::hip_cpu_dynamic_shared();                    (in a function's body)
+//     -> static thread_local TYPE* const NAME = ::hip_cpu_dynamic_shared(); (at namespace scope)
 // With --preprocessed, INPUT is the output of `g++ -E -D__HIP_CPU_REWRITE__` (what wavebench-hipcc
 // compiles: the headers a source includes are rewritten too, and launches written in macros), where
 // hip_runtime.h leaves two markers for the rewrite instead of its macros, and no `#line` is added
@@ -98,12 +99,13 @@ public:
         size_t at = 0; // the source is in `out` up to here
         for (size_t i = 0; i < T.size(); ++i) {
             if (i > 0 && T[i].region != T[i - 1].region) lo = static_cast<long>(i);
+            track_scope(i);
             size_t end = i;
             Edit e;
             if (launch_at(i))
                 e = launch(i, end);
             else if (is(i, "extern") && (is(i + 1, "__shared__") || is(i + 1, "__hip_cpu_shared__")))
-                e = shared(i, end);
+                e = shared(i, end, !in_function.empty() && in_function.back());
             else if (is(i, "__hip_cpu_shared__"))
                 e = {T[i].b, T[i].e, "thread_local"};
             else if (is(i, "__hip_cpu_launch__") && is(i + 1, "("))
@@ -121,7 +123,27 @@ public:
 private:
     const Src& S;
     const Toks& T;
-    long lo = 0; // the first token of the region being rewritten
+    long lo = 0;                   // the first token of the region being rewritten
+    std::vector<bool> in_function; // per open brace: whether it is inside a function's body
+
+    // A `{` after `)` (or `) const`, `) noexcept` ...) opens a function's body; every brace in one
+    // is in a function too. Directives are left out.
+    void track_scope(size_t i)
+    {
+        if (T[i].pp || T[i].kind != Tok::Punct) return;
+        if (is(i, "{")) {
+            bool body = !in_function.empty() && in_function.back();
+            for (size_t k = i; !body && k-- > 0 && !T[k].pp;) {
+                if (is(k, ")")) body = true;
+                if (!(is(k, "const") || is(k, "noexcept") || is(k, "override") || is(k, "final") ||
+                      is(k, "mutable") || is(k, "volatile")))
+                    break;
+            }
+            in_function.push_back(body);
+        } else if (is(i, "}") && !in_function.empty()) {
+            in_function.pop_back();
+        }
+    }
 
     bool is(size_t k, std::string_view s) const { return k < T.size() && T.s(k) == s; } // s: not empty
     char punct(size_t k) const { return T[k].kind == Tok::Punct && T.s(k).size() == 1 ? T.s(k)[0] : 0; }
@@ -340,7 +362,9 @@ private:
         return finish(T[i].b, T[end].e, std::move(t), T[i].pp);
     }
 
-    Edit shared(size_t i, size_t& end)
+    // In a function, a plain pointer (each lane reads this block's buffer from the runtime's
+    // thread-local state); at namespace scope, a thread-local one, set once per thread.
+    Edit shared(size_t i, size_t& end, bool local)
     {
         Error bad{T[i].b, "dynamic shared memory is declared as `extern __shared__ T name[];`; declare one unsized "
                           "array per declaration (or drop `extern` for an array of fixed size)"};
@@ -368,7 +392,7 @@ private:
             if (k > 0 && (keep[k - 1] + 1 != keep[k] || S.sk(T[keep[k - 1]].e) != t.b)) type += ' ';
             type += text(t);
         }
-        std::string t = "static thread_local " + type + "* const " + std::string(T.s(keep[n - 3])) +
+        std::string t = (local ? "" : "static thread_local ") + type + "* const " + std::string(T.s(keep[n - 3])) +
                         " = ::hip_cpu_dynamic_shared();";
         return finish(T[i].b, T[end].e, std::move(t), T[i].pp);
     }

@@ -5,7 +5,9 @@
 // synchronous). What is supported and how it deviates from a GPU: ../../README.md.
 #pragma once
 
+#include <array>   // as ROCm's headers bring them: public HIP code relies on std::array and std::chrono
 #include <cassert> // device code asserts as host code does (a failed one fails the launch: README)
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -30,16 +32,16 @@ struct source_location {
     };
     static constexpr source_location current(const void* at = __builtin_source_location())
     {
-        source_location l;
-        l.at_ = static_cast<const __impl*>(at);
-        return l;
+        return source_location(static_cast<const __impl*>(at));
     }
+    constexpr source_location() = default;
     constexpr const char* file_name() const { return at_ ? at_->_M_file_name : ""; }
     constexpr const char* function_name() const { return at_ ? at_->_M_function_name : ""; }
     constexpr unsigned line() const { return at_ ? at_->_M_line : 0; }
     constexpr unsigned column() const { return at_ ? at_->_M_column : 0; }
 
 private:
+    constexpr explicit source_location(const __impl* at) : at_(at) {}
     const __impl* at_ = nullptr;
 };
 } // namespace std
@@ -100,6 +102,19 @@ extern "C" int hip_cpu_warp_size;
 #define blockIdx (hip_cpu_tls.block_idx)
 #define blockDim (hip_cpu_tls.block_dim)
 #define gridDim (hip_cpu_tls.grid_dim)
+// HIP's older spellings, still in ROCm's headers.
+#define hipThreadIdx_x (threadIdx.x)
+#define hipThreadIdx_y (threadIdx.y)
+#define hipThreadIdx_z (threadIdx.z)
+#define hipBlockIdx_x (blockIdx.x)
+#define hipBlockIdx_y (blockIdx.y)
+#define hipBlockIdx_z (blockIdx.z)
+#define hipBlockDim_x (blockDim.x)
+#define hipBlockDim_y (blockDim.y)
+#define hipBlockDim_z (blockDim.z)
+#define hipGridDim_x (gridDim.x)
+#define hipGridDim_y (gridDim.y)
+#define hipGridDim_z (gridDim.z)
 [[maybe_unused]] static const int& warpSize = hip_cpu_warp_size;
 
 // ---- host API ---------------------------------------------------------------------------------------
@@ -503,7 +518,11 @@ template <class T> inline hipError_t hipGetSymbolSize(size_t* size, T& symbol)
 /// `extern __shared__ T name[];` after wavebench-hip-rewrite: a pointer of the declared type to
 /// this thread's dynamic shared memory.
 struct hip_cpu_dynamic_shared_t {
-    template <class U> operator U*() const { return static_cast<U*>(hip_cpu_dynamic_shared_base()); }
+    template <class U> operator U*() const
+    {
+        void* block = hip_cpu_tls.dynamic_shared; // the running block's (a lane's), else this thread's buffer
+        return static_cast<U*>(block ? block : hip_cpu_dynamic_shared_base());
+    }
 };
 inline hip_cpu_dynamic_shared_t hip_cpu_dynamic_shared() { return {}; }
 
