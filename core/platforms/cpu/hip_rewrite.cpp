@@ -135,8 +135,8 @@ private:
             bool body = !in_function.empty() && in_function.back();
             for (size_t k = i; !body && k-- > 0 && !T[k].pp;) {
                 if (is(k, ")")) body = true;
-                if (!(is(k, "const") || is(k, "noexcept") || is(k, "override") || is(k, "final") ||
-                      is(k, "mutable") || is(k, "volatile")))
+                if (!(is(k, "const") || is(k, "noexcept") || is(k, "override") || is(k, "final") || is(k, "mutable") ||
+                      is(k, "volatile")))
                     break;
             }
             in_function.push_back(body);
