@@ -247,11 +247,15 @@ class Hipcc(unittest.TestCase):
                                "    __syncthreads();\n"
                                "    out[threadIdx.x] = t[threadIdx.x];\n}\n"
                                "__global__ void past_the_end(int* out) { out[threadIdx.x + 1] = 1; }\n"
+                               "__global__ void past_shared(int* out) {\n"
+                               "    extern __shared__ int dyn[];\n    dyn[threadIdx.x] = 1;\n    __syncthreads();\n"
+                               "    out[threadIdx.x] = dyn[threadIdx.x + 1];\n}\n"
                                "int main(int argc, char**) {\n"
                                "    int *in, *out;\n    hipMalloc(&in, 64 * 4);\n    hipMalloc(&out, 64 * 4);\n"
                                "    hipMemset(in, 0, 256);\n"
                                "    scan<<<2, 64>>>(in, out);\n    half_written<<<1, 64>>>(out);\n"
-                               "    if (argc > 1) past_the_end<<<1, 64>>>(out);\n"
+                               "    if (argc == 2) past_the_end<<<1, 64>>>(out);\n"
+                               "    if (argc == 3) past_shared<<<1, 64, 64 * sizeof(int)>>>(out);\n"
                                "    std::printf(\"done\\n\");\n}\n")
         p = hipcc("--checked", "-O2", "bugs.hip", "-o", "bugs", cwd=self.dir)
         self.assertEqual(p.returncode, 0, p.stderr)
@@ -269,6 +273,11 @@ class Hipcc(unittest.TestCase):
         self.assertNotEqual(p.returncode, 0)
         self.assertIn("ERROR: AddressSanitizer: heap-buffer-overflow", p.stderr)
         self.assertRegex(p.stderr, r"WRITE of size 4 .*\n    #0 0x[0-9a-f]+ in past_the_end\(int\*\) \S*bugs\.hip:16")
+        # Past the dynamic shared memory the launch asked for (64 ints): poisoned, whatever the buffer holds.
+        p = subprocess.run([bugs, "x", "y"], capture_output=True, text=True, timeout=120)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("ERROR: AddressSanitizer: use-after-poison", p.stderr)
+        self.assertRegex(p.stderr, r"READ of size 4 .*\n    #0 0x[0-9a-f]+ in past_shared\(int\*\) \S*bugs\.hip:21")
 
     def test_checked_mode_reports_nothing_of_a_correct_program(self):
         # The warp_sync sample: its barrier-free tail is a race, the __syncwarp and shuffle tails are not.

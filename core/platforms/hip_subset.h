@@ -34,6 +34,7 @@ typedef enum hipError_t : int {
     hipErrorNotSupported = 801,
     hipErrorUnknown = 999,
 } hipError_t;
+#define HIP_SUCCESS hipSuccess // the older spelling, which ROCm's samples still use
 
 /// HIP's name of an error above, or nullptr for any other value.
 inline const char* hip_subset_error_name(hipError_t e)

@@ -19,6 +19,7 @@
 
 #include <hip/hip_runtime.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -67,7 +68,8 @@ struct thread_state {
 };
 
 std::atomic<uint64_t> g_launches{0};
-uintptr_t g_tls_size = 0; // the executable's thread-local block: [thread pointer - size, thread pointer)
+std::atomic<size_t> g_shared_bytes{0}; // the running launch's dynamic shared memory (launches take turns)
+uintptr_t g_tls_size = 0;              // the executable's thread-local block: [thread pointer - size, thread pointer)
 
 std::mutex g_report_mutex;
 std::set<std::pair<uintptr_t, uintptr_t>> g_reported;
@@ -110,6 +112,12 @@ thread_state& current()
         s.dyn_begin = reinterpret_cast<uintptr_t>(hip_cpu_tls.dynamic_shared);
         if (s.tls_shadow.size() != g_tls_size) s.tls_shadow.assign(g_tls_size, cell{});
         if (s.dyn_shadow.empty()) s.dyn_shadow.assign(dynamic_bytes, cell{});
+        // The dynamic shared memory past what the launch asked for is out of bounds: ASan says so.
+        if (s.dyn_begin) {
+            const size_t asked = std::min(g_shared_bytes.load(std::memory_order_relaxed), dynamic_bytes);
+            __asan_unpoison_memory_region(reinterpret_cast<void*>(s.dyn_begin), asked);
+            __asan_poison_memory_region(reinterpret_cast<void*>(s.dyn_begin + asked), dynamic_bytes - asked);
+        }
     }
     return s;
 }
@@ -194,6 +202,7 @@ void shared_access(uintptr_t a, size_t n, bool write, uintptr_t pc)
 
 void check(uintptr_t a, size_t n, bool write, uintptr_t pc)
 {
+    if (hip_cpu_in_lane()) current(); // a new block's dynamic shared memory is poisoned past its size first
     if (__asan_region_is_poisoned(reinterpret_cast<void*>(a), n))
         __asan_report_error(reinterpret_cast<void*>(pc), __builtin_frame_address(0), __builtin_frame_address(0),
                             reinterpret_cast<void*>(a), write, n);
@@ -269,6 +278,7 @@ extern "C" hipError_t hip_cpu_launch(dim3 grid, dim3 block, size_t shared_bytes,
 {
     static const auto next = real<decltype(&hip_cpu_launch)>("hip_cpu_launch");
     g_launches.fetch_add(1, std::memory_order_relaxed);
+    g_shared_bytes.store(shared_bytes, std::memory_order_relaxed);
     return next(grid, block, shared_bytes, stream, flags, body, closure);
 }
 
