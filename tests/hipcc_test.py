@@ -291,6 +291,17 @@ class Hipcc(unittest.TestCase):
                 self.assertEqual("wavebench checked: shared-memory race" in p.stderr, reported, p.stderr)
                 self.assertEqual("uninitialised" in p.stderr, False, p.stderr)
 
+    def test_a_hip_header_the_platform_lacks_is_named(self):
+        # ROCm's own headers (Debian's libamdhip64-dev) stop at once without an AMD or NVIDIA platform.
+        if not os.path.exists("/usr/include/hip/hiprtc.h"):
+            self.skipTest("ROCm's hip/hiprtc.h is not installed: nothing to reach")
+        self.write("r.hip", "#include <hip/hip_runtime.h>\n#include <hip/hiprtc.h>\nint main() {}\n")
+        p = hipcc("r.hip", "-o", "r", cwd=self.dir)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertTrue(p.stderr.endswith("wavebench-hipcc: 'hiprtc.h' is a HIP header the cpu platform does not "
+                                          "provide, so ROCm's own copy ('/usr/include/hip/hiprtc.h') was reached; "
+                                          "see the cpu platform's README for what is supported\n"), p.stderr)
+
 
 if __name__ == "__main__":
     wbtest.main()
