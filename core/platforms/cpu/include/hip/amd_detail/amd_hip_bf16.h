@@ -1,0 +1,4 @@
+// What code that includes ROCm's detail header by name gets on the cpu platform: hip/hip_bf16.h.
+#pragma once
+
+#include <hip/hip_bf16.h>
