@@ -1,8 +1,10 @@
 // Half precision and bfloat16 (hip_fp16.h, hip_bf16.h): conversions in a kernel, checked bit for bit
 // against the host's own rounding (the nearest value found by searching all of a format's codes):
 // ties to even, subnormals, overflow to infinity, the directed modes, double rounded once; __half2
-// arithmetic; a block reduction in half; a wavefront reduction of __half2 by shuffles.
+// arithmetic; a block reduction in half; a wavefront reduction of __half2 by shuffles; both types made
+// from a class that converts to float (hip_bfloat16), as ROCm's are.
 #include <hip/hip_bf16.h>
+#include <hip/hip_bfloat16.h>
 #include <hip/hip_fp16.h>
 #include <hip/hip_runtime.h>
 
@@ -95,6 +97,16 @@ __global__ void reduce(const __half* in, __half* block_sums, __half2* wave_sums)
     __half2 w = __halves2half2(v, __hmul(v, __float2half(2.0f)));
     for (int offset = warpSize / 2; offset > 0; offset /= 2) w = __hadd2(w, __shfl_xor(w, offset));
     if (t % warpSize == 0) wave_sums[(blockIdx.x * 256 + t) / warpSize] = w;
+}
+
+// __half and __hip_bfloat16 from hip_bfloat16, through its operator float (explicitly, as ROCm's).
+__global__ void from_class(const hip_bfloat16* in, float* out)
+{
+    const hip_bfloat16 b = in[threadIdx.x];
+    const __half h(b), one = 1, two(2.0);
+    const __hip_bfloat16 c(b);
+    out[threadIdx.x] = __half2float(h) + __half2float(static_cast<__half>(b)) + __bfloat162float(c) +
+                       __bfloat162float(static_cast<__hip_bfloat16>(b)) + __half2float(one + two);
 }
 
 // A device copy of a host vector; the host copy of n device values, the device memory freed.
@@ -216,8 +228,24 @@ int check_reductions()
     return errors;
 }
 
+int check_from_class()
+{
+    const std::vector<hip_bfloat16> in = {hip_bfloat16(1.5f), hip_bfloat16(-0.375f), hip_bfloat16(96.0f)};
+    hip_bfloat16* din = to_device(in);
+    float* dout = to_device(std::vector<float>(in.size()));
+    from_class<<<1, unsigned(in.size())>>>(din, dout);
+    SAMPLE_CHECK(hipGetLastError());
+    const std::vector<float> out = to_host(dout, in.size());
+    SAMPLE_CHECK(hipFree(din));
+    int errors = 0;
+    for (size_t i = 0; i < in.size(); ++i)
+        if (out[i] != 4 * float(in[i]) + 3 && errors++ < 5)
+            std::printf("from hip_bfloat16 %g: %g\n", float(in[i]), out[i]);
+    return errors;
+}
+
 int main()
 {
-    const int errors = check_conversions() + check_arithmetic() + check_reductions();
+    const int errors = check_conversions() + check_arithmetic() + check_reductions() + check_from_class();
     return sample_result("half_precision", errors);
 }

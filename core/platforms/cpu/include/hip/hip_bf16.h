@@ -18,7 +18,8 @@ struct alignas(4) __hip_bfloat162_raw {
 };
 
 /// A bfloat16: converts from and to every arithmetic type implicitly, as HIP's does (from one with
-/// rounding to nearest even, to an integer by truncation).
+/// rounding to nearest even, to an integer by truncation), and explicitly from a class that
+/// converts to one (`__hip_bfloat16(x)`, through x's operator float or the like: if_class_value).
 struct alignas(2) __hip_bfloat16 : hip_cpu_fp::scalar_operators<__hip_bfloat16> {
 protected:
     unsigned short __x;
@@ -28,6 +29,10 @@ public:
     constexpr __hip_bfloat16(const __hip_bfloat16_raw& r) : __x(r.x) {}
     template <class T, hip_cpu_fp::if_arithmetic<T> = 0>
     __hip_bfloat16(T v) : __x(hip_cpu_fp::round_rn<hip_cpu_fp::bf16_format>(v))
+    {
+    }
+    template <class T, hip_cpu_fp::if_class_value<T, __hip_bfloat16> = 0>
+    explicit __hip_bfloat16(const T& v) : __hip_bfloat16(double(v))
     {
     }
     __hip_bfloat16& operator=(const __hip_bfloat16_raw& r)

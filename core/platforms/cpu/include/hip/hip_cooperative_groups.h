@@ -71,6 +71,13 @@ public:
     dim3 thread_index() const { return dim3(threadIdx); }
     dim3 group_dim() const { return dim3(blockDim); }
     dim3 dim_threads() const { return dim3(blockDim); }
+
+    /// The split barrier: barrier_wait(std::move(barrier_arrive())) is sync(). Arriving does
+    /// nothing here; the wait is the whole barrier, which orders everything the threads wrote
+    /// before they arrived (and, more than a GPU promises, between arriving and waiting).
+    struct arrival_token {};
+    arrival_token barrier_arrive() const { return arrival_token(); }
+    void barrier_wait(arrival_token&&) const { __syncthreads(); }
 };
 inline thread_block this_thread_block() { return thread_block(); }
 
@@ -88,6 +95,11 @@ public:
     unsigned long long num_blocks() const { return (unsigned long long)gridDim.x * gridDim.y * gridDim.z; }
     unsigned long long block_rank() const { return detail::grid_block_rank(); }
     dim3 block_index() const { return dim3(blockIdx); }
+
+    /// The split barrier of the grid, as the block's: the wait is the grid's sync.
+    struct arrival_token {};
+    arrival_token barrier_arrive() const { return arrival_token(); }
+    void barrier_wait(arrival_token&&) const { hip_cpu_grid_sync(); }
 };
 inline grid_group this_grid() { return grid_group(); }
 
@@ -206,5 +218,27 @@ template <class Group> inline void sync(const Group& g, std::source_location l =
 {
     g.sync(l);
 }
+
+// The operations of reduce (hip/cooperative_groups/hip_reduce.h) and the scans
+// (hip/cooperative_groups/hip_scan.h), as HIP declares them here: less and greater keep the smaller
+// and the greater value.
+template <class T> struct plus {
+    T operator()(const T& a, const T& b) const { return a + b; }
+};
+template <class T> struct less {
+    T operator()(const T& a, const T& b) const { return b < a ? b : a; }
+};
+template <class T> struct greater {
+    T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+};
+template <class T> struct bit_and {
+    T operator()(const T& a, const T& b) const { return a & b; }
+};
+template <class T> struct bit_or {
+    T operator()(const T& a, const T& b) const { return a | b; }
+};
+template <class T> struct bit_xor {
+    T operator()(const T& a, const T& b) const { return a ^ b; }
+};
 
 } // namespace cooperative_groups

@@ -27,6 +27,14 @@ template <class T> using same = typename id<T>::type; // a parameter that takes 
 template <class T> using if_arithmetic = typename std::enable_if<std::is_arithmetic<T>::value, int>::type;
 template <class T> using if_floating = typename std::enable_if<std::is_floating_point<T>::value, int>::type;
 template <class T> using if_integral = typename std::enable_if<std::is_integral<T>::value, int>::type;
+/// A class other than S that converts to double (hip_bfloat16 through its operator float, ...) but
+/// not to S: S (__half, __hip_bfloat16) is made from its value, as ROCm's are (explicitly: `S(x)`,
+/// `static_cast<S>(x)`), so that `S h = 1;` and `S(2.0)` still take the arithmetic constructors.
+template <class T, class S>
+using if_class_value = typename std::enable_if<std::is_class<T>::value && !std::is_same<T, S>::value &&
+                                                   std::is_convertible<const T&, double>::value &&
+                                                   !std::is_convertible<const T&, S>::value,
+                                               int>::type;
 template <class T, class R = T> using if_scalar = typename std::enable_if<scalar16<T>::value, R>::type;
 template <class T, class R = T> using if_pair = typename std::enable_if<pair16<T>::value, R>::type;
 
@@ -41,6 +49,7 @@ template <class F> inline uint16_t round_rn(float v)
 }
 template <class F> inline uint16_t round_rn(double v) { return uint16_t(F::from_double(v, round_mode::rn)); }
 template <class F> inline uint16_t round_rn(long double v) { return round_rn<F>(double(v)); }
+template <class F> inline uint16_t round_rn(bool v) { return round_rn<F>(v ? 1.0f : 0.0f); }
 template <class F, class I, class = typename std::enable_if<std::is_integral<I>::value>::type>
 inline uint16_t round_rn(I v)
 {

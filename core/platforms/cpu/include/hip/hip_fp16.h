@@ -18,7 +18,8 @@ struct alignas(4) __half2_raw {
 };
 
 /// A half: converts from and to every arithmetic type implicitly, as HIP's does (from one with
-/// rounding to nearest even, to an integer by truncation).
+/// rounding to nearest even, to an integer by truncation), and explicitly from a class that
+/// converts to one (`__half(x)`, through x's operator float or the like: if_class_value).
 struct __half : hip_cpu_fp::scalar_operators<__half> {
 protected:
     unsigned short __x;
@@ -30,6 +31,7 @@ public:
     __half(T v) : __x(hip_cpu_fp::round_rn<hip_cpu_fp::half_format>(v))
     {
     }
+    template <class T, hip_cpu_fp::if_class_value<T, __half> = 0> explicit __half(const T& v) : __half(double(v)) {}
     __half& operator=(const __half_raw& r)
     {
         __x = r.x;

@@ -5,3 +5,4 @@
 #include <hip/hip_runtime.h>
 
 #include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h> // cg::plus and the other functors, which ROCm's header brings
