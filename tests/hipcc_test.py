@@ -280,6 +280,15 @@ class Hipcc(unittest.TestCase):
         self.assertRegex(p.stderr, r"READ of size 4 .*\n    #0 0x[0-9a-f]+ in past_shared\(int\*\) \S*bugs\.hip:21")
 
     def test_checked_mode_reports_nothing_of_a_correct_program(self):
+        # Shared arrays of a class type (g++ guards them) and `extern __shared__` at namespace scope.
+        samples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hip_samples")
+        for name in ["half_precision", "dynamic_shared"]:
+            with self.subTest(name):
+                p = hipcc("--checked", os.path.join(samples, name + ".hip"), "-o", name, cwd=self.dir)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                p = subprocess.run([os.path.join(self.dir, name)], capture_output=True, text=True, timeout=300)
+                self.assertEqual((p.returncode, p.stdout.splitlines()[-1]), (0, name + ": PASSED"), p.stderr)
+                self.assertNotIn("wavebench checked", p.stderr)
         # The warp_sync sample: its barrier-free tail is a race, the __syncwarp and shuffle tails are not.
         sample = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hip_samples", "warp_sync.hip")
         p = hipcc("--checked", "-O2", sample, "-o", "warp_sync", cwd=self.dir)

@@ -92,6 +92,37 @@ int executable_tls(dl_phdr_info* info, size_t, void* out)
     return 1; // the first object is the executable
 }
 
+/// The executable's thread-local variables that are not shared memory: the guards of thread-local
+/// variables initialized at run time (`_ZGV...`, `__tls_guard`; a `__shared__` array of a class type
+/// with a base gets one from g++), as offsets in its thread-local block. Read from its symbol table.
+std::vector<std::pair<uintptr_t, uintptr_t>> g_not_shared;
+
+void find_guards()
+{
+    FILE* f = std::fopen("/proc/self/exe", "rb");
+    if (!f) return;
+    std::vector<char> elf;
+    char buf[1 << 16];
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) elf.insert(elf.end(), buf, buf + n);
+    std::fclose(f);
+    if (elf.size() < sizeof(ElfW(Ehdr))) return;
+    const auto* eh = reinterpret_cast<const ElfW(Ehdr)*>(elf.data());
+    if (eh->e_shoff + size_t(eh->e_shnum) * sizeof(ElfW(Shdr)) > elf.size()) return;
+    const auto* sh = reinterpret_cast<const ElfW(Shdr)*>(elf.data() + eh->e_shoff);
+    for (unsigned i = 0; i < eh->e_shnum; ++i) {
+        if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum) continue;
+        const ElfW(Shdr)& strings = sh[sh[i].sh_link];
+        if (sh[i].sh_offset + sh[i].sh_size > elf.size() || strings.sh_offset + strings.sh_size > elf.size()) return;
+        const auto* sym = reinterpret_cast<const ElfW(Sym)*>(elf.data() + sh[i].sh_offset);
+        for (size_t k = 0; k < sh[i].sh_size / sizeof(ElfW(Sym)); ++k) {
+            if (ELF64_ST_TYPE(sym[k].st_info) != STT_TLS || sym[k].st_name >= strings.sh_size) continue;
+            const std::string name(elf.data() + strings.sh_offset + sym[k].st_name);
+            if (name.compare(0, 4, "_ZGV") == 0 || name == "__tls_guard")
+                g_not_shared.emplace_back(sym[k].st_value, sym[k].st_value + std::max<uintptr_t>(sym[k].st_size, 1));
+        }
+    }
+}
+
 unsigned lane_now()
 {
     const uint3 t = hip_cpu_tls.thread_idx, d = hip_cpu_tls.block_dim;
@@ -173,6 +204,12 @@ void shared_access(uintptr_t a, size_t n, bool write, uintptr_t pc)
     if (!hip_cpu_in_lane()) return;
     thread_state& s = current();
     if (!shadow_of(s, a) && !shadow_of(s, a + n - 1)) return;
+    if (a >= s.tls_begin && a < s.tls_end)
+        for (const auto& [b, e] : g_not_shared)
+            if (a - s.tls_begin >= b && a - s.tls_begin < e) return;
+    // The pointer an `extern __shared__` array at namespace scope is (thread-local, set once per
+    // thread): reading it reads no shared memory.
+    if (!write && n == sizeof(void*) && *reinterpret_cast<void* const*>(a) == hip_cpu_tls.dynamic_shared) return;
     const unsigned me = lane_now();
     lane_sync& mine = s.lanes[me];
     if (mine.block != s.block) mine = lane_sync{s.block, 0, 0};
@@ -229,7 +266,11 @@ void after_barrier()
 }
 
 struct summary {
-    summary() { dl_iterate_phdr(executable_tls, &g_tls_size); }
+    summary()
+    {
+        dl_iterate_phdr(executable_tls, &g_tls_size);
+        find_guards();
+    }
     ~summary()
     {
         if (g_reports > 0)
