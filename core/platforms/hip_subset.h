@@ -36,6 +36,20 @@ typedef enum hipError_t : int {
 } hipError_t;
 #define HIP_SUCCESS hipSuccess // the older spelling, which ROCm's samples still use
 
+// HIP's older spellings of the indices, still in ROCm's headers (threadIdx ... are each layer's own).
+#define hipThreadIdx_x (threadIdx.x)
+#define hipThreadIdx_y (threadIdx.y)
+#define hipThreadIdx_z (threadIdx.z)
+#define hipBlockIdx_x (blockIdx.x)
+#define hipBlockIdx_y (blockIdx.y)
+#define hipBlockIdx_z (blockIdx.z)
+#define hipBlockDim_x (blockDim.x)
+#define hipBlockDim_y (blockDim.y)
+#define hipBlockDim_z (blockDim.z)
+#define hipGridDim_x (gridDim.x)
+#define hipGridDim_y (gridDim.y)
+#define hipGridDim_z (gridDim.z)
+
 /// HIP's name of an error above, or nullptr for any other value.
 inline const char* hip_subset_error_name(hipError_t e)
 {

@@ -6,20 +6,14 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
-#include <unordered_set>
 
 #pragma GCC visibility push(hidden) // the runtime's own: not exported from the library
 namespace cpu_runtime {
 namespace {
 
-struct array_registry {
-    std::mutex m;
-    std::unordered_set<const hipArray*> live;
-};
-array_registry& arrays()
+live_handles& arrays()
 {
-    static array_registry r;
+    static live_handles r;
     return r;
 }
 
@@ -101,12 +95,7 @@ bool layout_of(const hipChannelFormatDesc& d, element_layout& layout)
     return true;
 }
 
-bool live_array(hipArray_const_t array)
-{
-    array_registry& r = arrays();
-    std::lock_guard lock(r.m);
-    return array && r.live.count(array) != 0;
-}
+bool live_array(hipArray_const_t array) { return arrays().alive(array); }
 
 } // namespace cpu_runtime
 #pragma GCC visibility pop
@@ -140,9 +129,7 @@ hipError_t hipMalloc3DArray(hipArray_t* array, const hipChannelFormatDesc* desc,
     a->width = unsigned(extent.width), a->height = unsigned(extent.height), a->depth = unsigned(extent.depth);
     a->flags = flags;
     a->element_bytes = layout.bytes(), a->pitch = pitch, a->slice_pitch = pitch * rows;
-    array_registry& r = arrays();
-    std::lock_guard lock(r.m);
-    r.live.insert(a);
+    arrays().add(a);
     *array = a;
     return hipSuccess;
 }
@@ -157,11 +144,7 @@ hipError_t hipMallocArray(hipArray_t* array, const hipChannelFormatDesc* desc, s
 hipError_t hipFreeArray(hipArray_t array)
 {
     if (!array) return hipSuccess;
-    {
-        array_registry& r = arrays();
-        std::lock_guard lock(r.m);
-        if (r.live.erase(array) == 0) return fail(hipErrorInvalidValue);
-    }
+    if (!arrays().remove(array)) return fail(hipErrorInvalidValue);
     std::free(array->data);
     delete array;
     return hipSuccess;

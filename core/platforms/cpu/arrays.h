@@ -4,8 +4,36 @@
 
 #include <hip/hip_runtime.h>
 
+#include <mutex>
+#include <unordered_set>
+
 #pragma GCC visibility push(hidden) // the runtime's own: not exported from the library
 namespace cpu_runtime {
+
+/// The handles of one kind that are alive (arrays, texture and surface objects): what the calls that
+/// take one check it against.
+class live_handles {
+public:
+    void add(const void* h)
+    {
+        std::lock_guard lock(m_);
+        live_.insert(h);
+    }
+    bool remove(const void* h)
+    {
+        std::lock_guard lock(m_);
+        return live_.erase(h) != 0;
+    }
+    bool alive(const void* h)
+    {
+        std::lock_guard lock(m_);
+        return h && live_.count(h) != 0;
+    }
+
+private:
+    std::mutex m_;
+    std::unordered_set<const void*> live_;
+};
 
 /// The elements a channel description makes: 1, 2 or 4 channels of the same width, 8, 16 or 32
 /// bits (floats 16 or 32), from x on.

@@ -5,37 +5,21 @@
 #include "runtime_common.h"
 
 #include <cstring>
-#include <mutex>
 #include <stdexcept>
-#include <unordered_set>
 
 #pragma GCC visibility push(hidden) // the runtime's own: not exported from the library
 namespace cpu_runtime {
 namespace {
 
-struct object_registry {
-    std::mutex m;
-    std::unordered_set<const void*> live;
-};
-object_registry& objects()
+live_handles& objects()
 {
-    static object_registry r;
+    static live_handles r;
     return r;
 }
 
-void add_object(const void* object)
-{
-    object_registry& r = objects();
-    std::lock_guard lock(r.m);
-    r.live.insert(object);
-}
+void add_object(const void* object) { objects().add(object); }
 
-bool remove_object(const void* object)
-{
-    object_registry& r = objects();
-    std::lock_guard lock(r.m);
-    return r.live.erase(object) != 0;
-}
+bool remove_object(const void* object) { return objects().remove(object); }
 
 /// The texture's data, sizes and element layout from its resource; hipErrorInvalidValue for a
 /// resource the platform does not take.

@@ -102,19 +102,6 @@ extern "C" int hip_cpu_warp_size;
 #define blockIdx (hip_cpu_tls.block_idx)
 #define blockDim (hip_cpu_tls.block_dim)
 #define gridDim (hip_cpu_tls.grid_dim)
-// HIP's older spellings, still in ROCm's headers.
-#define hipThreadIdx_x (threadIdx.x)
-#define hipThreadIdx_y (threadIdx.y)
-#define hipThreadIdx_z (threadIdx.z)
-#define hipBlockIdx_x (blockIdx.x)
-#define hipBlockIdx_y (blockIdx.y)
-#define hipBlockIdx_z (blockIdx.z)
-#define hipBlockDim_x (blockDim.x)
-#define hipBlockDim_y (blockDim.y)
-#define hipBlockDim_z (blockDim.z)
-#define hipGridDim_x (gridDim.x)
-#define hipGridDim_y (gridDim.y)
-#define hipGridDim_z (gridDim.z)
 [[maybe_unused]] static const int& warpSize = hip_cpu_warp_size;
 
 // ---- host API ---------------------------------------------------------------------------------------

@@ -438,17 +438,3 @@ inline hipError_t hipDestroySurfaceObject(hipSurfaceObject_t surface)
 // ...Lod forms and the forms that store through a pointer) and the surface reads and writes
 // (surf1Dread ... surf2DLayeredwrite, x in bytes) are CUDA's, of the same names. A surface access
 // out of bounds traps by default on CUDA (the cpu platform and HIP on AMD read zero by default).
-
-// HIP's older spellings of the indices, still in ROCm's headers.
-#define hipThreadIdx_x (threadIdx.x)
-#define hipThreadIdx_y (threadIdx.y)
-#define hipThreadIdx_z (threadIdx.z)
-#define hipBlockIdx_x (blockIdx.x)
-#define hipBlockIdx_y (blockIdx.y)
-#define hipBlockIdx_z (blockIdx.z)
-#define hipBlockDim_x (blockDim.x)
-#define hipBlockDim_y (blockDim.y)
-#define hipBlockDim_z (blockDim.z)
-#define hipGridDim_x (gridDim.x)
-#define hipGridDim_y (gridDim.y)
-#define hipGridDim_z (gridDim.z)
