@@ -117,8 +117,10 @@ add_library(wavebench_hip_cpu_checked SHARED ${hip_cpu_sources})
 target_include_directories(wavebench_hip_cpu_checked PRIVATE ${PROJECT_SOURCE_DIR}/core/platforms/cpu/include
                                                              ${PROJECT_SOURCE_DIR}/core/include)
 target_link_libraries(wavebench_hip_cpu_checked PRIVATE Boost::context Threads::Threads)
+# No global descriptors: GCC writes each source's absolute path into them whatever -ffile-prefix-map
+# says, which would tie the installed SDK to this checkout; the user's program is what gets checked.
 target_compile_options(wavebench_hip_cpu_checked PRIVATE ${WAVEBENCH_WARNINGS} -fsanitize=address
-                                                         -fno-omit-frame-pointer)
+                                                         -fno-omit-frame-pointer --param=asan-globals=0)
 target_link_options(wavebench_hip_cpu_checked PRIVATE -fsanitize=address)
 set_target_properties(wavebench_hip_cpu_checked PROPERTIES INSTALL_RPATH "\$ORIGIN/bundled" BUILD_WITH_INSTALL_RPATH ON)
 add_library(wavebench_hip_cpu_checker STATIC ${PROJECT_SOURCE_DIR}/core/platforms/cpu/checked.cpp)

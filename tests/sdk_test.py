@@ -126,7 +126,7 @@ class Sdk(unittest.TestCase):
                     with open(path, "rb") as fh:
                         data = fh.read()
                     for n in elf_needles if data[:4] == b"\x7fELF" else needles:
-                        self.assertNotIn(n, data, "%s names %s" % (path, n.decode()))
+                        self.assertFalse(n in data, "%s names %s" % (path, n.decode()))
                     if readelf and data[:4] == b"\x7fELF":
                         dyn = run([readelf, "-d", path]).stdout
                         for paths in re.findall(r"\((?:RUNPATH|RPATH)\)\s+Library r(?:un)?path: \[(.*)\]", dyn):
