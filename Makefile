@@ -25,7 +25,7 @@ PACKAGES := cmake ninja-build g++ python3 libboost-dev libboost-test-dev libboos
             libpq-dev postgresql slurm-wlm munge \
             hipcc libamdhip64-dev librocprim-dev libamd-comgr-dev libelf-dev clang-15 chromium \
             clang-22 lld-22 clang-tools-22 llvm-22 \
-            librocm-smi-dev
+            librocm-smi-dev libeigen3-dev
 PRESET   := release
 RESULTS  := build/results/quick.json
 FUZZ_SECONDS := 60

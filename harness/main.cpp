@@ -100,6 +100,7 @@ int main(int argc, char** argv)
     command_list commands;
     add_list_command(app, commands);
     add_run_command(app, commands);
+    add_tune_command(app, commands);
     add_probe_command(app, commands);
     add_inspect_command(app, commands);
     add_compare_command(app, commands);

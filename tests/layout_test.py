@@ -15,8 +15,8 @@ import wbtest
 
 SOURCE = wbtest.SOURCE
 # Lowest first: a folder may include the folders before it (and itself), never one after it.
-LAYERS = ["common", "platform", "telemetry", "counters", "plugins", "plan", "amd", "measure", "ceilings", "worker", "report", "history",
-          "commands", "main.cpp"]
+LAYERS = ["common", "platform", "telemetry", "counters", "plugins", "plan", "amd", "measure", "ceilings", "worker", "report",
+          "history", "tune", "commands", "main.cpp"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"harness/([^/"]+)/')
 MAX_FILE = 450
 MAX_CORE_FILE = 600

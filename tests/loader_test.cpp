@@ -112,6 +112,26 @@ BOOST_AUTO_TEST_CASE(garbled_descriptors_are_refused_naming_the_field)
                                           "be 32..1024, powers of two)");
     CHECK_REFUSED(fixture("undeclared_tunable"),
                   "its kernel 'reduce_k' takes its block size from tunable 'block', which it does not declare");
+    CHECK_REFUSED(fixture("constraint_unknown_tunable"),
+                  "its constraints[0] names tunable 'tile', which it does not declare");
+    CHECK_REFUSED(fixture("constraint_null_name"), "its constraints[0].a names no tunable (it is null or empty)");
+    CHECK_REFUSED(fixture("null_constraints"), "declares 2 constraints (n_constraints) but no table of them");
+}
+
+BOOST_AUTO_TEST_CASE(constraints_load_from_sdk_2_2_and_older_descriptors_have_none)
+{
+    wb::plugin_registry reg(wb::platform_kind::cpu);
+    reg.add_file(build() / "plugins" / "cpu" / "conv_tiled.so");
+    // Past its size, this one holds a constraint naming a tunable it does not declare.
+    reg.add_file(build() / "tests" / "plugins" / "cpu" / "reduce_test_sdk21_descriptor.so");
+    BOOST_CHECK(reg.rejections().empty());
+    BOOST_REQUIRE_EQUAL(reg.plugins().size(), 2u);
+    const wb::plugin& tiled = reg.plugins()[0];
+    BOOST_REQUIRE_EQUAL(tiled.constraints.size(), 1u);
+    BOOST_CHECK_EQUAL(wb::describe_constraint(tiled.constraints[0]), "block_size × outputs ≤ 8192");
+    BOOST_CHECK_EQUAL(reg.plugins()[1].variant, "test_sdk21_descriptor");
+    BOOST_CHECK(reg.plugins()[1].constraints.empty());
+    BOOST_CHECK_EQUAL(reg.plugins()[1].sdk_version, 201u);
 }
 
 /// A declaration that passes, to garble one field at a time.

@@ -82,3 +82,25 @@ BOOST_FIXTURE_TEST_CASE(a_suite_over_the_limit_is_refused_before_any_configurati
 {
     BOOST_CHECK_THROW(wb::plan_suite(wb::parse_suite(tree + "n = [1, 2, 3]\n", "p.toml"), reg, "", 2), wb::suite_error);
 }
+
+BOOST_FIXTURE_TEST_CASE(a_combination_a_constraint_rules_out_is_a_skip_with_the_reason, cpu_plugins)
+{
+    // conv/tiled: block_size × outputs ≤ 8192 (its tile in LDS).
+    const auto plan = this->plan("[[benchmark]]\nfamily = \"conv\"\nvariants = [\"tiled\"]\nn = 1000\nm = 3\n"
+                                 "block_size = [256, 512, 1024]\noutputs = [4, 8, 16]\n");
+    BOOST_REQUIRE_EQUAL(plan.size(), 9u);
+    size_t skipped = 0;
+    for (const auto& c : plan) {
+        const int64_t block = std::get<int64_t>(c.tunables.at("block_size")),
+                      r = std::get<int64_t>(c.tunables.at("outputs"));
+        BOOST_TEST_INFO("block_size " << block << ", outputs " << r << ": " << c.skip);
+        if (block * r <= 8192) {
+            BOOST_CHECK_EQUAL(c.skip, "");
+            continue;
+        }
+        ++skipped;
+        BOOST_CHECK_EQUAL(c.skip, "block_size × outputs = " + std::to_string(block * r) +
+                                      " is over 8192 (a work-group's tile must fit in 64 KiB of LDS)");
+    }
+    BOOST_CHECK_EQUAL(skipped, 1u); // 1024 × 16
+}

@@ -15,16 +15,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// 2: imad_rate on cpu too; 3: the cpu's read bandwidth per working-set size, and the GPUs' read
-// kernel at its best work-group size. A cache of another version is measured again.
-constexpr int probe_version = 3;
-
-fs::path cache_dir()
+ceiling ceiling_of(const nlohmann::json& v)
 {
-    if (const char* d = std::getenv("WAVEBENCH_CACHE_DIR"); d && *d) return d;
-    if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d) return fs::path(d) / "wavebench";
-    if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "wavebench";
-    return fs::temp_directory_path() / "wavebench-cache";
+    return {v.at("value").get<double>(), v.at("unit").get<std::string>(), v.at("what").get<std::string>(),
+            v.at("measured").get<std::string>()};
+}
+
+/// The entries of a map of ceilings as JSON.
+nlohmann::json entries_json(const std::map<std::string, ceiling>& c)
+{
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& [k, v] : c)
+        j[k] = {{"value", v.value}, {"unit", v.unit}, {"what", v.what}, {"measured", v.measured}};
+    return j;
 }
 
 } // namespace
@@ -43,9 +46,17 @@ std::optional<ceilings> load_ceilings(const platform& p)
         const auto j = parse_json(read_input(ceiling_cache_path(p), "ceiling cache", text_input_limit));
         if (j.value("probe_version", 0) != probe_version) return std::nullopt;
         ceilings c;
-        for (const auto& [k, v] : j.at("ceilings").items())
-            c[k] = {v.at("value").get<double>(), v.at("unit").get<std::string>(), v.at("what").get<std::string>(),
-                    v.at("measured").get<std::string>()};
+        for (const auto& [k, v] : j.at("ceilings").items()) c[k] = ceiling_of(v);
+        if (p.kind() == platform_kind::cpu) {
+            std::map<std::string, ceiling> known; // the levels earlier runs measured
+            const nlohmann::json levels = j.value("levels_on_demand", nlohmann::json::object());
+            for (const auto& [k, v] : levels.items()) known[k] = ceiling_of(v);
+            const int64_t probed = j.at("details").value("bytes", int64_t(256) << 20);
+            if (probed <= 0) return std::nullopt;
+            const auto dram = c.find("read_bandwidth");
+            c.on_demand = cpu_levels_on_demand(ceiling_cache_path(p), dram == c.end() ? "" : dram->second.measured,
+                                               probed, std::move(known));
+        }
         return c;
     } catch (const std::exception&) {
         return std::nullopt; // a damaged cache is measured again
@@ -57,7 +68,7 @@ void save_ceilings(const platform& p, const probe_report& r)
     write_json(ceiling_cache_path(p), {{"probe_version", probe_version},
                                        {"platform", p.name()},
                                        {"device", p.device().name},
-                                       {"ceilings", ceilings_json(r.values)},
+                                       {"ceilings", entries_json(r.values)},
                                        {"details", r.details}});
 }
 
@@ -74,9 +85,11 @@ void cache_ceilings(const platform& p, const probe_report& r, std::ostream& os)
 
 nlohmann::json ceilings_json(const ceilings& c)
 {
-    nlohmann::json j = nlohmann::json::object();
-    for (const auto& [k, v] : c)
-        j[k] = {{"value", v.value}, {"unit", v.unit}, {"what", v.what}, {"measured", v.measured}};
+    nlohmann::json j = entries_json(c);
+    if (!c.on_demand) return j;
+    const nlohmann::json levels = entries_json(c.on_demand->handed_out()); // kept alive for the loop
+    for (const auto& [k, v] : levels.items())
+        if (!j.contains(k)) j[k] = v;
     return j;
 }
 

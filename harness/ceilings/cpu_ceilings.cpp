@@ -36,6 +36,31 @@ template <class F> double median_gbs(double bytes, F&& f)
 
 volatile uint64_t sink; // keeps the reads from being optimized away
 
+/// Median GB/s of `threads` threads each reading its share of the first `size` bytes of `data`,
+/// `total / size` times over (so that a small working set, which the caches hold, is timed over at
+/// least `total` bytes of reads).
+double read_gbs(const uint32_t* data, size_t size, size_t total, unsigned threads)
+{
+    const size_t reps = std::max<size_t>(1, total / size);
+    return median_gbs(double(size) * double(reps), [&] {
+        std::barrier start(threads);
+        std::vector<std::thread> pool;
+        const size_t chunk = (size / threads) & ~size_t(63);
+        for (unsigned t = 0; t < threads; ++t)
+            pool.emplace_back([&, t] {
+                start.arrive_and_wait();
+                const size_t len = t + 1 == threads ? size - t * chunk : chunk;
+                uint64_t s = 0;
+                for (size_t k = 0; k < reps; ++k)
+                    s += ref::stream_read(reinterpret_cast<const char*>(data) + t * chunk, len);
+                sink = s;
+            });
+        for (auto& th : pool) th.join();
+    });
+}
+
+unsigned cpu_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
 /// What probe_cpu measures: rates in GB/s (multiply-adds in GMAC/s).
 struct cpu_rates {
     size_t bytes;
@@ -51,32 +76,14 @@ cpu_rates measure_cpu(size_t bytes)
     std::vector<uint32_t> data(bytes / 4);
     fill_random(data, 1); // real pages with real data: no zero-page shortcuts
     const int32_t* ints = reinterpret_cast<const int32_t*>(data.data());
-    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned threads = cpu_threads();
 
     const double one = median_gbs(double(bytes), [&] { sink = ref::stream_read(data.data(), bytes); });
-    // Every thread reads its share of the first `size` bytes, `reps` times over (so that a
-    // small working set, which the caches hold, is timed over at least `bytes` of reads).
-    auto threaded_read = [&](size_t size) {
-        const size_t reps = std::max<size_t>(1, bytes / size);
-        return median_gbs(double(size) * double(reps), [&] {
-            std::barrier start(threads);
-            std::vector<std::thread> pool;
-            const size_t chunk = (size / threads) & ~size_t(63);
-            for (unsigned t = 0; t < threads; ++t)
-                pool.emplace_back([&, t] {
-                    start.arrive_and_wait();
-                    const size_t len = t + 1 == threads ? size - t * chunk : chunk;
-                    uint64_t s = 0;
-                    for (size_t k = 0; k < reps; ++k)
-                        s += ref::stream_read(reinterpret_cast<const char*>(data.data()) + t * chunk, len);
-                    sink = s;
-                });
-            for (auto& th : pool) th.join();
-        });
-    };
+    auto threaded_read = [&](size_t size) { return read_gbs(data.data(), size, bytes, threads); };
     const double all = threaded_read(bytes);
     // The same at working sets of 1, 4, 16 and 64 MiB: data that a cache holds reads faster than
-    // DRAM, and a configuration whose inputs stay in a cache is set against that cache's rate.
+    // DRAM, and a configuration whose inputs stay in a cache is set against that cache's rate (at
+    // other sizes `run` measures it when a configuration needs it: cpu_read_bandwidth).
     std::vector<std::pair<size_t, double>> levels;
     for (size_t mib = 1; (mib << 20) < bytes; mib *= 4) levels.emplace_back(mib, threaded_read(mib << 20));
     std::vector<uint32_t> dst(data.size() / 2);
@@ -107,10 +114,13 @@ void cpu_summary(probe_report& r, const cpu_rates& m)
         r.summary.emplace_back(line);
     };
     char ratio[96];
-    add("read, " + std::to_string(threads) + " threads", all, "(the ceiling results are reported against)");
+    add("read, " + std::to_string(threads) + " threads", all,
+        "(DRAM: the ceiling of working sets the caches do not raise)");
     for (const auto& [level, gbs] : levels)
         add("read, " + std::to_string(threads) + " threads, " + std::to_string(level) + " MiB", gbs,
-            "(the ceiling of working sets up to " + std::to_string(level) + " MiB)");
+            "(the ceiling of working sets within 2.2% of " + std::to_string(level) + " MiB)");
+    r.summary.emplace_back("(at other working sets below " + std::to_string(bytes >> 20) +
+                           " MiB, `run` measures the read bandwidth at a configuration's own size)");
     add("read, one thread", one, "");
     add("copy (memcpy), one thread", copy, "(bytes read + written)");
     std::snprintf(ratio, sizeof ratio, "= %.2f x the one-thread read", simd / one);
@@ -167,5 +177,16 @@ probe_report cpu_report(const cpu_rates& m)
 } // namespace
 
 probe_report probe_cpu(size_t bytes) { return cpu_report(measure_cpu(bytes)); }
+
+double cpu_read_bandwidth(size_t size, size_t total, int rounds)
+{
+    const unsigned threads = cpu_threads();
+    size = std::max<size_t>(size & ~size_t(63), size_t(64) * threads);
+    std::vector<uint32_t> data(size / 4);
+    fill_random(data, 1); // real pages with real data, as the probe's
+    double best = 0;
+    for (int r = 0; r < rounds; ++r) best = std::max(best, read_gbs(data.data(), size, std::max(total, size), threads));
+    return best;
+}
 
 } // namespace wb

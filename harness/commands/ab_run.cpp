@@ -34,13 +34,15 @@ void add_ab_options(CLI::App* run, ab_options& o)
 
 namespace {
 
-/// "block_size 256 (32..1024, powers of two)"; the tunables a plugin declares, as the builds compare them.
+/// "block_size 256 (32..1024, powers of two)"; the tunables a plugin declares, and their
+/// constraints, as the builds compare them.
 std::string tunables_text(const plugin& p)
 {
     std::string out;
     for (const auto& t : p.tunables)
         out += (out.empty() ? "" : ", ") + t.name + " " + std::to_string(t.default_value) + " (" + describe_allowed(t) +
                ")";
+    for (const auto& c : p.constraints) out += "; " + describe_constraint(c);
     return out.empty() ? "none" : out;
 }
 

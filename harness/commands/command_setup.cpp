@@ -1,7 +1,9 @@
 // What every command starts from besides the platform (platform/platform_options.h): that
 // platform's plugins, and the line that names the device (commands/commands.h).
 #include "harness/commands/commands.h"
+#include "harness/common/utc_time.h"
 
+#include <ctime>
 #include <iostream>
 
 #include <unistd.h>
@@ -66,6 +68,55 @@ std::string host_name()
 {
     char buf[256] = {};
     return gethostname(buf, sizeof buf - 1) == 0 ? std::string(buf) : std::string();
+}
+
+/// --repetitions, --warmup, --min-time, --verify-every, --timeout: the suite's settings overridden.
+void add_settings_overrides(CLI::App* run, settings_overrides& so)
+{
+    run->add_option("--repetitions", so.repetitions, "measured runs per configuration, at least (overrides the suite)")
+        ->check(integer(1, 1000000));
+    run->add_option("--warmup", so.warmup, "unmeasured runs first (overrides the suite)")->check(integer(0, 1000000));
+    run->add_option("--min-time", so.min_time_s,
+                    "keep measuring until this many seconds of device time are in (overrides the suite's min_time_s)")
+        ->check(real(0, 3600));
+    run->add_option("--verify-every", so.verify_every,
+                    "after the first runs (warm-up, each input copy twice), compare every Nth run's output with the "
+                    "reference; 1 checks every run (overrides the suite's verify_every, default 10)")
+        ->check(integer(1, 1000000));
+    run->add_option("--timeout", so.timeout_s,
+                    "seconds a configuration may take, set-up included, before its worker is killed and the result "
+                    "is 'timeout' (overrides the suite's timeout_s; default 2 x max_time_s + 60)")
+        ->check(real(0.1, 604800));
+}
+
+std::string default_out(const std::string& suite, const std::string& platform)
+{
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    localtime_r(&t, &tm);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    return "wavebench-results/" + suite + "-" + platform + "-" + stamp + ".json";
+}
+
+run_context context_of_run(const suite& s, const std::string& suite_file, const platform& p,
+                           const std::vector<run_device>& devices, const settings_overrides& overrides,
+                           const plugin_registry& reg)
+{
+    run_context ctx;
+    ctx.command = command_line();
+    ctx.platform = p.kind();
+    ctx.devices = devices;
+    ctx.host = host_name();
+    ctx.warp_size = p.device().warp_size;
+    if (p.kind() == platform_kind::cpu) ctx.lane_order = cpu_lane_order();
+    ctx.suite_name = s.name;
+    ctx.suite_file = suite_file;
+    ctx.suite_description = s.description;
+    ctx.settings = with_overrides(s.settings, overrides);
+    ctx.rejected = reg.rejections();
+    ctx.started = utc_now();
+    return ctx;
 }
 
 } // namespace wb

@@ -10,6 +10,7 @@
 #include "harness/platform/platform_options.h"
 #include "harness/plugins/plugins.h"
 #include "harness/report/console.h"
+#include "harness/report/results_json.h"
 
 #include <memory>
 #include <string>
@@ -28,6 +29,18 @@ void add_in_process(CLI::App* cmd, platform_options& o);
 /// The plugin files of reg.platform() in the plugin directories (plugin_directories) and `dirs`;
 /// a directory that is none is a rejection in `reg`.
 std::vector<std::filesystem::path> find_plugin_files(plugin_registry& reg, const std::vector<std::string>& dirs);
+
+/// --repetitions, --warmup, --min-time, --verify-every, --timeout: the suite's settings overridden.
+void add_settings_overrides(CLI::App* cmd, settings_overrides& so);
+
+/// What a results document says of a run besides its results: the command line, platform, devices,
+/// host, suite and settings (with the command line's overrides), rejected plugins and the start.
+run_context context_of_run(const suite& s, const std::string& suite_file, const platform& p,
+                           const std::vector<run_device>& devices, const settings_overrides& overrides,
+                           const plugin_registry& reg);
+
+/// wavebench-results/<suite>-<platform>-<local time>.json
+std::string default_out(const std::string& suite, const std::string& platform);
 
 /// One warning on stderr per plugin file that could not be used.
 void warn_rejections(const plugin_registry& reg);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <iostream>
+#include <string_view>
 
 namespace wb {
 
@@ -20,6 +21,9 @@ nlohmann::json plugin_json(const plugin& pl, platform_kind platform)
     for (const auto& t : pl.tunables)
         tunables.push_back(
             {{"name", t.name}, {"default", t.default_value}, {"allowed", describe_allowed(t)}, {"help", t.help}});
+    nlohmann::json constraints = nlohmann::json::array();
+    for (const auto& c : pl.constraints)
+        constraints.push_back({{"requires", describe_constraint(c)}, {"help", c.help}});
     return {{"family", pl.fam->name},
             {"variant", pl.variant},
             {"summary", pl.summary},
@@ -28,7 +32,8 @@ nlohmann::json plugin_json(const plugin& pl, platform_kind platform)
             {"path", pl.path.string()},
             {"baseline", pl.fam->baseline == pl.variant},
             {"kernels", kernels},
-            {"tunables", tunables}};
+            {"tunables", tunables},
+            {"constraints", constraints}};
 }
 
 /// An AMD plugin's targets: those built and those the build left out, with the compiler's reason.
@@ -59,10 +64,16 @@ void print_amd_targets(const std::vector<std::pair<const plugin*, amd_build_info
     }
 }
 
-/// Variant, tunables with their defaults, summary; then the files not loaded.
+/// Characters on the screen: UTF-8 continuation bytes take none ("×" is one).
+size_t width_of(std::string_view s)
+{
+    return size_t(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
+/// Variant, tunables with their defaults and constraints, summary; then the files not loaded.
 void print_table(const plugin_registry& reg)
 {
-    std::vector<std::array<std::string, 3>> rows{{"variant", "tunables (defaults)", "summary"}};
+    std::vector<std::array<std::string, 3>> rows{{"variant", "tunables (defaults; constraints)", "summary"}};
     for (const auto& pl : reg.plugins()) {
         std::string tunables;
         for (const auto& t : pl.tunables)
@@ -70,16 +81,18 @@ void print_table(const plugin_registry& reg)
                 .append(t.name)
                 .append("=")
                 .append(std::to_string(t.default_value));
+        for (size_t i = 0; i < pl.constraints.size(); ++i)
+            tunables.append(i ? ", " : "; ").append(describe_constraint(pl.constraints[i]));
         rows.push_back({pl.name() + (pl.fam->baseline == pl.variant ? " *" : ""), tunables, pl.summary});
     }
     size_t w0 = 0, w1 = 0;
     for (const auto& r : rows) {
-        w0 = std::max(w0, r[0].size());
-        w1 = std::max(w1, r[1].size());
+        w0 = std::max(w0, width_of(r[0]));
+        w1 = std::max(w1, width_of(r[1]));
     }
     for (const auto& r : rows)
-        std::cout << r[0] << std::string(w0 + 2 - r[0].size(), ' ') << r[1] << std::string(w1 + 2 - r[1].size(), ' ')
-                  << r[2] << "\n";
+        std::cout << r[0] << std::string(w0 + 2 - width_of(r[0]), ' ') << r[1]
+                  << std::string(w1 + 2 - width_of(r[1]), ' ') << r[2] << "\n";
     if (!reg.plugins().empty())
         std::cout << "\n* the family's baseline. --json shows each tunable's allowed values, the seed sections, "
                      "kernels and files.\n";

@@ -16,7 +16,6 @@
 #include "harness/worker/worker.h"
 
 #include <algorithm>
-#include <ctime>
 #include <iomanip>
 #include <iostream>
 #include <set>
@@ -61,16 +60,6 @@ ceilings get_ceilings(const std::shared_ptr<platform>& p, bool reprobe)
         std::cerr << "warning: no ceilings, so no fraction_of_ceiling: " << e.what() << "\n";
         return {};
     }
-}
-
-std::string default_out(const std::string& suite, const std::string& platform)
-{
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    localtime_r(&t, &tm);
-    char stamp[32];
-    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    return "wavebench-results/" + suite + "-" + platform + "-" + stamp + ".json";
 }
 
 /// The devices --devices names ("all", or indices such as "0,2"), each selected once to read its
@@ -220,19 +209,7 @@ std::vector<ceilings> ceilings_per_device(const run_options& o, const std::share
 run_context context_of(const run_options& o, const suite& s, const platform& p, const std::vector<run_device>& devices,
                        const plugin_registry& reg, const std::vector<config>& plan)
 {
-    run_context ctx;
-    ctx.command = command_line();
-    ctx.platform = p.kind();
-    ctx.devices = devices;
-    ctx.host = host_name();
-    ctx.warp_size = p.device().warp_size;
-    if (p.kind() == platform_kind::cpu) ctx.lane_order = cpu_lane_order();
-    ctx.suite_name = s.name;
-    ctx.suite_file = o.suite_file;
-    ctx.suite_description = s.description;
-    ctx.settings = with_overrides(s.settings, o.overrides);
-    ctx.rejected = reg.rejections();
-    ctx.started = utc_now();
+    run_context ctx = context_of_run(s, o.suite_file, p, devices, o.overrides, reg);
     if (o.shard.count) {
         ctx.shard = o.shard;
         ctx.plan_configs = plan.size();
@@ -352,25 +329,6 @@ int run_command(const run_options& o)
     print_wall_time(info, doc);
     if (id) info << "history: run " << *id << " (wavebench history lists the runs)\n";
     return sig ? 128 + sig : std::max(status, ab_status);
-}
-
-/// --repetitions, --warmup, --min-time, --verify-every, --timeout: the suite's settings overridden.
-void add_settings_overrides(CLI::App* run, settings_overrides& so)
-{
-    run->add_option("--repetitions", so.repetitions, "measured runs per configuration, at least (overrides the suite)")
-        ->check(integer(1, 1000000));
-    run->add_option("--warmup", so.warmup, "unmeasured runs first (overrides the suite)")->check(integer(0, 1000000));
-    run->add_option("--min-time", so.min_time_s,
-                    "keep measuring until this many seconds of device time are in (overrides the suite's min_time_s)")
-        ->check(real(0, 3600));
-    run->add_option("--verify-every", so.verify_every,
-                    "after the first runs (warm-up, each input copy twice), compare every Nth run's output with the "
-                    "reference; 1 checks every run (overrides the suite's verify_every, default 10)")
-        ->check(integer(1, 1000000));
-    run->add_option("--timeout", so.timeout_s,
-                    "seconds a configuration may take, set-up included, before its worker is killed and the result "
-                    "is 'timeout' (overrides the suite's timeout_s; default 2 x max_time_s + 60)")
-        ->check(real(0.1, 604800));
 }
 
 /// --format, --devices and --shard: how the table is written and where the suite runs.

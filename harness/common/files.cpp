@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include <fcntl.h>
@@ -294,6 +295,15 @@ std::string utf8(const char* text)
         }
     }
     return out;
+}
+
+std::filesystem::path cache_dir()
+{
+    namespace fs = std::filesystem;
+    if (const char* d = std::getenv("WAVEBENCH_CACHE_DIR"); d && *d) return d;
+    if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d) return fs::path(d) / "wavebench";
+    if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "wavebench";
+    return fs::temp_directory_path() / "wavebench-cache";
 }
 
 } // namespace wb

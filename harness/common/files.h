@@ -45,6 +45,10 @@ void write_output(const std::filesystem::path& path, std::string_view text);
 /// handler that ends the process at once (measure/interrupt.cpp). Async-signal-safe.
 void remove_partial_outputs() noexcept;
 
+/// Where wavebench keeps what it measured once (ceilings, tune candidates): $WAVEBENCH_CACHE_DIR,
+/// else $XDG_CACHE_HOME/wavebench, else ~/.cache/wavebench, else a folder in the temporary directory.
+std::filesystem::path cache_dir();
+
 /// `s` as a message may quote it: bytes that are not printable ASCII as \xNN, and at most `max`
 /// characters of it, with the length of what was cut.
 std::string shorten(std::string_view s, size_t max = 80);

@@ -26,16 +26,50 @@ struct ceiling {
     std::string what;     // "read-only kernel, 1 GiB"
     std::string measured; // ISO date
 };
+/// A ceiling with its name.
+using named_ceiling = std::pair<std::string, ceiling>;
+
+/// The levels of a ceiling that the caches raise (the cpu platform's read bandwidth), measured at
+/// a configuration's own working set when a result first needs one (ceilings/levels.cpp), and kept.
+class ceiling_levels_on_demand {
+public:
+    virtual ~ceiling_levels_on_demand() = default;
+    /// The working set of the probe's own `<name>` (DRAM's): no level is measured at or above it.
+    virtual int64_t max_bytes() const = 0;
+    /// `name` at a working set of `bytes` (a level_bytes size), named level_name(name, bytes):
+    /// measured now unless it was before. None when `name` is not measured per size, or failed.
+    /// `reached`: what a result just read at this size; a level below it was measured while the
+    /// host was disturbed (a disturbed read is only ever slower), and is measured once more, the
+    /// higher kept.
+    virtual std::optional<named_ceiling> level(const std::string& name, int64_t bytes, double reached) = 0;
+    /// The levels level() has handed out in this process (the results' ceilings name them).
+    virtual std::map<std::string, ceiling> handed_out() const = 0;
+};
+
 /// By name. A ceiling measured at several working-set sizes (the cpu platform's read bandwidth,
-/// which its caches raise) also has an entry per size, "<name>@<MiB>MiB"; a result is set against
-/// the smallest that holds its working set (ceiling_for).
-using ceilings = std::map<std::string, ceiling>;
+/// which its caches raise) also has an entry per size the probe measured, "<name>@<MiB>MiB", and
+/// the levels measured on demand at other sizes (ceiling_for says which a result is set against).
+struct ceilings : std::map<std::string, ceiling> {
+    using std::map<std::string, ceiling>::map;
+    std::shared_ptr<ceiling_levels_on_demand> on_demand; // shared by every copy; none: the map alone
+};
 
 /// The per-working-set entries of ceiling `name` in `c` ("<name>@..."), in the map's order.
 std::vector<std::string> ceiling_levels(const ceilings& c, const std::string& name);
-/// The name of the ceiling of `c` that a configuration with `working_set_bytes` of data is set
-/// against: `name`, or the smallest "<name>@<N>MiB" of at least that size; "" when `c` has none.
-std::string ceiling_for(const ceilings& c, const std::string& name, int64_t working_set_bytes);
+/// The size a level is measured at for a working set of `bytes`: the nearest 2^(k/16) MiB (sizes
+/// 4.4% apart, so within 2.2% of it), at least 64 KiB. The probe's 1, 4, 16 and 64 MiB are such sizes.
+int64_t level_bytes(int64_t bytes);
+/// The name of `name`'s level at a working set of `bytes`: "<name>@<MiB, 3 digits>MiB" ("read_bandwidth@22.6MiB").
+std::string level_name(const std::string& name, int64_t bytes);
+/// The ceiling of `c` that a configuration with `working_set_bytes` of data is set against; none
+/// when `c` has none. `name` itself unless `c` has levels of it; then the level at the working set's
+/// own size (level_bytes) from `c` or measured on demand, unless the data is in DRAM, set against
+/// `name`: a working set as large as the probe's own, or as a level of `c` that reads within 5% of
+/// `name`, or whose own level does (or slower). Without levels on demand: the smallest level that
+/// holds the working set. `reached`: the result's own rate (a level measured on demand below it is
+/// measured again: ceiling_levels_on_demand::level).
+std::optional<named_ceiling> ceiling_for(const ceilings& c, const std::string& name, int64_t working_set_bytes,
+                                         double reached = 0);
 
 /// Where a configuration's wall time went: milliseconds of host time, each part measured where it
 /// happens (in the worker, or in the harness for `start`, `total` and `messages`). The parts do

@@ -6,7 +6,10 @@
 #include "harness/measure/interrupt.h"
 #include "harness/measure/measure.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <mutex>
@@ -45,17 +48,84 @@ std::vector<std::string> ceiling_levels(const ceilings& c, const std::string& na
     return levels;
 }
 
-std::string ceiling_for(const ceilings& c, const std::string& name, int64_t working_set_bytes)
+int64_t level_bytes(int64_t bytes)
 {
-    std::string best = c.count(name) ? name : "";
-    long long best_mib = -1;
+    constexpr double mib = double(1 << 20), steps = 16; // sizes per doubling
+    const double k = std::round(steps * std::log2(std::max(double(bytes), 1.0) / mib));
+    return std::max<int64_t>(int64_t(std::llround(std::exp2(k / steps) * mib / 64)) * 64, int64_t(64) << 10);
+}
+
+std::string level_name(const std::string& name, int64_t bytes)
+{
+    char mib[32];
+    std::snprintf(mib, sizeof mib, "%.3g", double(bytes) / double(1 << 20));
+    return name + "@" + mib + "MiB";
+}
+
+namespace {
+
+/// Working sets whose level reads at most this much faster than `<name>` (DRAM) are in DRAM.
+constexpr double dram_margin = 1.05;
+
+/// `c`'s entry `key` when it is a usable ceiling (a positive value).
+std::optional<named_ceiling> usable(const ceilings& c, const std::string& key)
+{
+    const auto it = c.find(key);
+    if (it == c.end() || !(it->second.value > 0)) return std::nullopt;
+    return *it;
+}
+
+/// The smallest level of `name` in `c` that holds `working_set_bytes` (the rule without levels on
+/// demand), else `name` itself.
+std::optional<named_ceiling> smallest_holding(const ceilings& c, const std::string& name, int64_t working_set_bytes)
+{
+    std::optional<named_ceiling> best = usable(c, name);
+    double best_mib = -1;
     for (const std::string& level : ceiling_levels(c, name)) {
         char* end = nullptr;
-        const long long mib = std::strtoll(level.c_str() + name.size() + 1, &end, 10);
-        if (!end || std::string(end) != "MiB" || mib <= 0 || (mib << 20) < working_set_bytes) continue;
-        if (best_mib < 0 || mib < best_mib) best = level, best_mib = mib;
+        const double mib = std::strtod(level.c_str() + name.size() + 1, &end);
+        if (!end || std::string(end) != "MiB" || !(mib > 0) || mib * double(1 << 20) < double(working_set_bytes))
+            continue;
+        if (best_mib < 0 || mib < best_mib)
+            if (auto l = usable(c, level)) best = l, best_mib = mib;
     }
     return best;
+}
+
+/// The smallest working set the probe measured `name` at (its levels) that reads like DRAM (within
+/// dram_margin of `dram`): larger ones are in DRAM too. The probe's own working set when none does.
+int64_t dram_from(const ceilings& c, const std::string& name, double dram)
+{
+    int64_t from = c.on_demand->max_bytes();
+    for (const std::string& level : ceiling_levels(c, name)) {
+        char* end = nullptr;
+        const double mib = std::strtod(level.c_str() + name.size() + 1, &end);
+        if (!end || std::string(end) != "MiB" || !(mib > 0) || c.at(level).value > dram_margin * dram) continue;
+        from = std::min(from, int64_t(mib * double(1 << 20)));
+    }
+    return from;
+}
+
+} // namespace
+
+std::optional<named_ceiling> ceiling_for(const ceilings& c, const std::string& name, int64_t working_set_bytes,
+                                         double reached)
+{
+    const std::optional<named_ceiling> plain = usable(c, name);
+    if (ceiling_levels(c, name).empty()) return plain; // a ceiling the caches do not raise (or a GPU's)
+    if (!c.on_demand) return smallest_holding(c, name, working_set_bytes);
+    // The working set reads from the level it lives in: the read bandwidth probed at its own size
+    // (within 2.2%), not the next size the probe measured, which the caches may serve much less.
+    const int64_t bytes = level_bytes(working_set_bytes);
+    // As large as a size the probe found reading like DRAM, or as its own DRAM working set.
+    if (bytes >= (plain ? dram_from(c, name, plain->second.value) : c.on_demand->max_bytes())) return plain;
+    std::optional<named_ceiling> at = usable(c, level_name(name, bytes));
+    if (!at) at = c.on_demand->level(name, bytes, reached);
+    if (!at || !(at->second.value > 0)) return smallest_holding(c, name, working_set_bytes);
+    // No faster than DRAM, beyond the probe's noise: the data is in DRAM, set against DRAM's own
+    // ceiling (not a level a few percent off it either way).
+    if (plain && at->second.value <= dram_margin * plain->second.value) return plain;
+    return at;
 }
 
 void runner::label(const config& c, result& r)
@@ -71,10 +141,13 @@ void runner::finish(const config& c, result r, std::vector<result>& results, siz
     if (amd_static_) amd_figures_.attach(c, r.kernels);
     const ceilings& known = ceilings_.at(size_t(r.device_index)); // of the result's own device
     if (r.st == status::verified && r.time_ms.median > 0)
-        if (auto it = known.find(ceiling_for(known, fam.metric.ceiling, r.working_set_bytes));
-            it != known.end() && it->second.value > 0) {
-            r.ceiling = it->first;
-            r.fraction_of_ceiling = r.metric_value / it->second.value;
+        if (const auto ceil = ceiling_for(known, fam.metric.ceiling, r.working_set_bytes, r.metric_value)) {
+            r.ceiling = ceil->first;
+            r.fraction_of_ceiling = r.metric_value / ceil->second.value;
+            // A level this result had measured again: the group's earlier results against it follow.
+            for (size_t j = begin; j < results.size(); ++j)
+                if (result& x = results[j]; x.ceiling == ceil->first && x.device_index == r.device_index)
+                    x.fraction_of_ceiling = x.metric_value / ceil->second.value;
         }
     results.push_back(std::move(r));
     // Speedups against the family's baseline and library at these parameters: the fastest

@@ -97,6 +97,17 @@ void check_tunable_axes(const benchmark_spec& b, const std::vector<const plugin*
     }
 }
 
+} // namespace
+
+std::vector<const plugin*> plan_variants(const benchmark_spec& b, const plugin_registry& plugins)
+{
+    std::vector<const plugin*> chosen = chosen_variants(b, plugins);
+    check_tunable_axes(b, chosen);
+    return chosen;
+}
+
+namespace {
+
 /// Saturating: a suite's axes may multiply past 2^64.
 uint64_t times(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
 uint64_t plus(uint64_t a, uint64_t b) { return std::min(UINT64_MAX - b, a) + b; }
@@ -119,7 +130,8 @@ uint64_t count_configs(const benchmark_spec& b, const std::vector<const plugin*>
 }
 
 /// The configurations of plugin `p` at family parameters `fp`: every combination of its tunable
-/// axes, the rest of its tunables at their defaults; a value it does not allow is a skip.
+/// axes, the rest of its tunables at their defaults; a value it does not allow, or a combination
+/// its constraints rule out, is a skip.
 void add_configs(std::vector<config>& out, const benchmark_spec& b, size_t bi, size_t group, const plugin* p,
                  const param_map& fp)
 {
@@ -135,6 +147,7 @@ void add_configs(std::vector<config>& out, const benchmark_spec& b, size_t bi, s
             if (std::string w = check_tunable(t, v); !w.empty() && c.skip.empty())
                 c.skip = t.name + " = " + std::to_string(v) + " is not allowed: " + w;
         }
+        if (c.skip.empty()) c.skip = violated_constraint(*p, c.tunables);
         out.push_back(std::move(c));
     });
 }
@@ -150,8 +163,7 @@ std::vector<config> plan_suite(const suite& s, const plugin_registry& plugins, c
     uint64_t total = 0;
     auto passes = [&](const plugin* p) { return filter.empty() || fnmatch(filter.c_str(), p->name().c_str(), 0) == 0; };
     for (size_t bi = 0; bi < s.benchmarks.size(); ++bi) {
-        chosen_of[bi] = chosen_variants(s.benchmarks[bi], plugins);
-        check_tunable_axes(s.benchmarks[bi], chosen_of[bi]);
+        chosen_of[bi] = plan_variants(s.benchmarks[bi], plugins);
         total = plus(total, count_configs(s.benchmarks[bi], chosen_of[bi], passes));
     }
     if (total > max_configs)

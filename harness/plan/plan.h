@@ -29,6 +29,10 @@ struct config {
     const plugin* base_plug = nullptr;
 };
 
+/// The plugins a benchmark's variant globs select, the family's baseline and library first; its
+/// tunable axes checked against them. Throws suite_error naming the glob or value that fits none.
+std::vector<const plugin*> plan_variants(const benchmark_spec& b, const plugin_registry& plugins);
+
 /// Expands the suite into configurations, the family's baseline and library first at each problem.
 /// Throws suite_error for names or values that do not fit the plugins, and std::runtime_error
 /// when `filter` (a glob over "family/variant") matches nothing.

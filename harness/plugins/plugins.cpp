@@ -146,6 +146,8 @@ std::string check_tables(const wb_plugin& d)
         if (auto why = table("allowed values", "n_allowed", t.n_allowed, limits::allowed, t.allowed); !why.empty())
             return "its tunables[" + std::to_string(i) + "] " + why;
     }
+    if (WB_PLUGIN_HAS(&d, n_constraints))
+        return table("constraints", "n_constraints", d.n_constraints, limits::constraints, d.constraints);
     return "";
 }
 
@@ -169,6 +171,12 @@ plugin declared(const wb_plugin& d, const family* fam, const fs::path& file)
         const wb_tunable& t = d.tunables[i];
         p.tunables.push_back({bounded(t.name, limits::name), bounded(t.help, limits::text), t.default_value, t.min,
                               t.max, t.power_of_two != 0, std::vector<int64_t>(t.allowed, t.allowed + t.n_allowed)});
+    }
+    const uint32_t n_constraints = WB_PLUGIN_HAS(&d, n_constraints) ? d.n_constraints : 0;
+    for (uint32_t i = 0; i < n_constraints; ++i) {
+        const wb_constraint& c = d.constraints[i];
+        p.constraints.push_back({c.kind, bounded(c.a, limits::name), bounded(c.b, limits::name),
+                                 bounded(c.c, limits::name), c.limit, bounded(c.help, limits::text)});
     }
     return p;
 }
@@ -239,7 +247,7 @@ std::string check_declaration(const plugin& p)
             return its + " runs only where tunable '" + k.when_param + "' is " + std::to_string(k.when_value) +
                    ", which it does not declare";
     }
-    return "";
+    return check_constraints(p);
 }
 
 void plugin_registry::add_declared(plugin p)

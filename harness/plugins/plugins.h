@@ -40,6 +40,15 @@ struct tunable_decl {
     std::vector<int64_t> allowed; // when not empty, the only values allowed
 };
 
+/// A constraint between tunables as its plugin declares it (wb_constraint): `kind` a
+/// wb_constraint_kind; `c` "" where the product has two factors.
+struct constraint_decl {
+    int32_t kind = WB_REQUIRE_PRODUCT_AT_MOST;
+    std::string a, b, c;
+    int64_t limit = 0;
+    std::string help;
+};
+
 /// A plugin: what it declares, which is all the harness knows of it (a worker process loads it
 /// and sends this back), and, where its code is loaded (in a worker, or with --in-process), the
 /// library and its descriptor.
@@ -48,6 +57,7 @@ struct plugin {
     std::string variant, summary, seed;
     std::vector<kernel_decl> kernels;
     std::vector<tunable_decl> tunables;
+    std::vector<constraint_decl> constraints; // SDK 2.2; none before
     std::filesystem::path path;
     uint32_t sdk_version = 0; // WAVEBENCH_SDK_VERSION of its build (200: SDK 2.0, which did not say)
 
@@ -73,7 +83,7 @@ inline constexpr size_t name = max_name;   // variant, family, platform and tuna
 inline constexpr size_t kernel_name = 256; // a kernel's C++ name, template arguments and all
 inline constexpr size_t text = 1024;       // summary, seed, a tunable's help
 inline constexpr size_t reason = 2048;     // a rejection's reason as a worker or dlerror() gives it
-inline constexpr uint32_t kernels = 256, tunables = 256, allowed = 4096;
+inline constexpr uint32_t kernels = 256, tunables = 256, allowed = 4096, constraints = 256;
 } // namespace declaration_limits
 
 /// "" when `s` is a name: 1 to declaration_limits::name letters, digits and '_' (what existing
@@ -85,6 +95,19 @@ std::string check_name(std::string_view what, std::string_view s);
 /// why not, naming the field: "its variant name is not printable: 'ab\x07c'". The one check of a
 /// declaration, read from a descriptor here or received from a worker (add_declared).
 std::string check_declaration(const plugin& p);
+
+/// "" when `p`'s constraints may be used: kinds this wavebench knows, naming tunables `p`
+/// declares, its defaults allowed. Else why not ("its constraints[0] names tunable 'tile', which
+/// it does not declare"). Part of check_declaration.
+std::string check_constraints(const plugin& p);
+
+/// "" when tunable values `tunables` (those missing: their defaults) break none of `p`'s
+/// constraints; else the first one they break, with the values and the constraint's help:
+/// "items × block_size = 8192 is over 4096". The harness's own evaluation: no plugin code runs.
+std::string violated_constraint(const plugin& p, const param_map& tunables);
+
+/// A constraint as `wavebench list` shows it: "items × block_size ≤ 4096", "tile divides block_size".
+std::string describe_constraint(const constraint_decl& c);
 
 /// Checks a tunable value; returns "" when allowed, else why not ("must be a power of two ...").
 std::string check_tunable(const tunable_decl& t, int64_t v);

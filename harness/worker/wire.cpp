@@ -20,8 +20,11 @@ json to_json(const plugin& p)
             {k.name, k.block_size_param, k.fixed_block_size, k.lds_bytes_per_thread, k.when_param, k.when_value});
     for (const auto& t : p.tunables)
         tunables.push_back({t.name, t.help, t.default_value, t.min, t.max, t.power_of_two, t.allowed});
-    return {{"family", p.fam->name},   {"variant", p.variant}, {"summary", p.summary}, {"seed", p.seed},
-            {"path", p.path.string()}, {"kernels", kernels},   {"tunables", tunables}, {"sdk_version", p.sdk_version}};
+    json constraints = json::array();
+    for (const auto& c : p.constraints) constraints.push_back({c.kind, c.a, c.b, c.c, c.limit, c.help});
+    return {{"family", p.fam->name}, {"variant", p.variant},       {"summary", p.summary},
+            {"seed", p.seed},        {"path", p.path.string()},    {"kernels", kernels},
+            {"tunables", tunables},  {"constraints", constraints}, {"sdk_version", p.sdk_version}};
 }
 
 namespace {
@@ -68,6 +71,9 @@ plugin plugin_from(const json& j)
         p.tunables.push_back({t.at(0), t.at(1), integer<int64_t>(t.at(2)), integer<int64_t>(t.at(3)),
                               integer<int64_t>(t.at(4)), t.at(5), std::move(allowed)});
     }
+    for (const auto& c : j.at("constraints"))
+        p.constraints.push_back(
+            {integer<int32_t>(c.at(0)), c.at(1), c.at(2), c.at(3), integer<int64_t>(c.at(4)), c.at(5)});
     return p;
 }
 

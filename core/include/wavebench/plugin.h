@@ -16,6 +16,9 @@
 //
 //     WB_PLUGIN({.summary = "...", .seed = "...", .kernels = {kernel}, .tunables = {wb::block_size}, .run = run})
 //
+// Tunables that cannot take every combination of their values say so in `.constraints`, e.g.
+// `.constraints = {wb::require::product_at_most(items, wb::block_size, 4096)}` (wb::require).
+//
 // The family and variant come from the file's path (wavebench_add_plugin passes them as
 // WAVEBENCH_FAMILY and WAVEBENCH_VARIANT); `.family` and `.variant`, where given, are used instead.
 // Plugin functions take a wb_args*, throw on error (HIP_CHECK, std::exception) and throw wb::skip
@@ -162,6 +165,54 @@ struct tunable {
 /// The work-group size most kernels take: `wb::block_size`, or `wb::block_size.with_default(64)`.
 inline constexpr tunable block_size = tunable::power_of_two("block_size", 256, 32, 1024, "work-items per work-group");
 
+// ---- constraints between tunables ----------------------------------------------------------------
+
+/// A combination of tunables the plugin cannot run, as data: the harness skips a configuration
+/// that breaks it, with the reason, without running plugin code. Made by wb::require::*, listed
+/// in WB_PLUGIN's .constraints.
+struct constraint {
+    int32_t kind = WB_REQUIRE_PRODUCT_AT_MOST;
+    const char* a = nullptr; // the tunables' names
+    const char* b = nullptr;
+    const char* c = nullptr;
+    int64_t limit = 0;
+    const char* help = nullptr;
+
+    /// The same with the reason it exists, shown with a configuration that breaks it.
+    constexpr constraint because(const char* why) const
+    {
+        constraint r = *this;
+        r.help = why;
+        return r;
+    }
+    wb_constraint describe() const { return {kind, a, b, c, limit, help}; }
+};
+
+namespace require {
+
+/// a x b is at most `limit` (say, work-items x items per work-item within a tile).
+constexpr constraint product_at_most(const tunable& a, const tunable& b, int64_t limit)
+{
+    return {WB_REQUIRE_PRODUCT_AT_MOST, a.name, b.name, nullptr, limit, nullptr};
+}
+/// a x b x c is at most `limit`.
+constexpr constraint product_at_most(const tunable& a, const tunable& b, const tunable& c, int64_t limit)
+{
+    return {WB_REQUIRE_PRODUCT_AT_MOST, a.name, b.name, c.name, limit, nullptr};
+}
+/// a divides b (b % a == 0): a tile that divides the block size, say.
+constexpr constraint divides(const tunable& a, const tunable& b)
+{
+    return {WB_REQUIRE_DIVIDES, a.name, b.name, nullptr, 0, nullptr};
+}
+/// a is at most b.
+constexpr constraint at_most(const tunable& a, const tunable& b)
+{
+    return {WB_REQUIRE_AT_MOST, a.name, b.name, nullptr, 0, nullptr};
+}
+
+} // namespace require
+
 // ---- kernels -------------------------------------------------------------------------------------
 
 /// The plugin's arguments, and where in the plugin a launch was asked for: a failed launch names
@@ -283,6 +334,8 @@ struct plugin_def {
     const char* seed = "";         // the seed section it implements
     std::vector<std::reference_wrapper<const kernel_info>> kernels = {}; // for resource and occupancy reports
     std::vector<std::reference_wrapper<const tunable>> tunables = {};
+    // Combinations of tunables it cannot run (wb::require::*).
+    std::vector<constraint> constraints = {};
     plugin_fn prepare = nullptr; // untimed set-up; may store a pointer in args->state
     plugin_fn run = nullptr;     // the timed part: enqueue device work on wb::stream(args)
     plugin_fn finish = nullptr;  // host-side finishing into wb::host_out (counted in wall time)
@@ -370,6 +423,11 @@ template <const plugin_def* D> const wb_plugin* describe()
         for (const tunable& t : D->tunables) v.push_back(t.describe());
         return v;
     }();
+    static const std::vector<wb_constraint> constraints = [] {
+        std::vector<wb_constraint> v;
+        for (const constraint& c : D->constraints) v.push_back(c.describe());
+        return v;
+    }();
     bool computed_lds = false;
     for (const kernel_info& k : D->kernels) computed_lds |= k.computes_lds();
     static const wb_plugin descriptor{sizeof(wb_plugin),
@@ -390,7 +448,9 @@ template <const plugin_def* D> const wb_plugin* describe()
                                       computed_lds ? &dynamic_lds<D> : nullptr,
                                       D->bind ? &bind<D> : nullptr,
                                       WAVEBENCH_SDK_VERSION,
-                                      &launch<D>};
+                                      &launch<D>,
+                                      constraints.data(),
+                                      static_cast<uint32_t>(constraints.size())};
     return &descriptor;
 }
 

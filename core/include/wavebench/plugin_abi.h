@@ -18,6 +18,9 @@
 //   (2 still) SDK 2.1: wb_plugin grew `sdk_version` and `launch` at its end. A descriptor says its
 //      own size: one of SDK 2.0 ends before them and still loads (the harness resolves its
 //      kernels' launch from the declarations, as before).
+//   (2 still) SDK 2.2: wb_plugin grew `constraints` and `n_constraints` at its end (wb_constraint:
+//      combinations of tunables a plugin cannot run). A descriptor of SDK 2.0 or 2.1 ends before
+//      them and still loads, with no constraints.
 #define WB_PLUGIN_ABI_VERSION 2u
 #define WB_PLUGIN_ENTRY "wavebench_plugin"
 
@@ -25,7 +28,7 @@
 // grows with additions a plugin may use, the major one where a plugin's source must change. See
 // CHANGELOG.md for what each version brought.
 #define WAVEBENCH_SDK_VERSION_MAJOR 2
-#define WAVEBENCH_SDK_VERSION_MINOR 1
+#define WAVEBENCH_SDK_VERSION_MINOR 2
 #define WAVEBENCH_SDK_VERSION (WAVEBENCH_SDK_VERSION_MAJOR * 100 + WAVEBENCH_SDK_VERSION_MINOR)
 
 #ifdef __cplusplus
@@ -82,6 +85,26 @@ typedef struct wb_tunable {
     const char* help;
 } wb_tunable;
 
+/// What a constraint between tunables requires (wb_constraint::kind).
+enum wb_constraint_kind {
+    WB_REQUIRE_PRODUCT_AT_MOST = 0, ///< a x b (x c, where c is not null) is at most `limit`
+    WB_REQUIRE_DIVIDES = 1,         ///< a divides b: b % a == 0
+    WB_REQUIRE_AT_MOST = 2,         ///< a <= b
+};
+
+/// A constraint between tunables (SDK 2.2): a configuration that breaks it is skipped, with the
+/// reason, before any plugin code runs. `a`, `b` and `c` name tunables the plugin declares; `c`
+/// and `limit` are only for WB_REQUIRE_PRODUCT_AT_MOST (null and 0 otherwise). `help`, optional,
+/// says why (shown with the reason and by `wavebench list`).
+typedef struct wb_constraint {
+    int32_t kind;
+    const char* a;
+    const char* b;
+    const char* c;
+    int64_t limit;
+    const char* help;
+} wb_constraint;
+
 /// What the harness passes to prepare / run / finish.
 typedef struct wb_args {
     uint32_t size;          // sizeof(wb_args) of the harness that built it
@@ -136,6 +159,9 @@ typedef struct wb_plugin {
     /// and dynamic shared memory it is launched with. WB_OK with *out filled, else WB_ERROR with
     /// the reason in args->message. The one answer the harness uses where a plugin gives it.
     int32_t (*launch)(const wb_args* args, uint32_t kernel, wb_launch* out);
+    // ---- SDK 2.2: a descriptor whose `size` ends before here has no constraints ----
+    const wb_constraint* constraints; ///< combinations of tunables the plugin cannot run
+    uint32_t n_constraints;
 } wb_plugin;
 
 /// Whether descriptor `d` (of `d->size` bytes) has `field`: fields added later sit at the end.

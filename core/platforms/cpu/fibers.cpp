@@ -87,11 +87,16 @@ asm(R"(
     .hidden wavebench_cpu_switch
     .type wavebench_cpu_switch, @function
 wavebench_cpu_switch:
+    movq (%rsp), %rdx                   # where this fiber returns to
     wavebench_save_registers
     movq %rsp, (%rdi)
     movq %rsi, %rsp
     wavebench_restore_registers
+    cmpq %rdx, (%rsp)                   # the fiber resumed returns to the same place: the usual
+    jne 1f                              # case, and a return the predictor has right
     ret
+1:  popq %rdx                           # elsewhere (lanes at different call sites): a return
+    jmpq *%rdx                          # would be mispredicted, the jump learns its target
     .size wavebench_cpu_switch, .-wavebench_cpu_switch
 
     .p2align 4

@@ -112,6 +112,18 @@ private:
     std::vector<std::pair<char*, size_t>> chunks_;
 };
 
+/// Asks for the cache lines a suspended fiber reads first when it resumes (its saved registers
+/// and the frame above them) or, for one that has not started (tagged: see make_context), those
+/// below its top that it writes first. A few lanes ahead: with hundreds of lanes their stacks
+/// outgrow the L1 cache, and with 64 KiB between stack tops each lane's is on a page of its own.
+inline void prefetch_fiber(const void* fiber)
+{
+    const uintptr_t f = reinterpret_cast<uintptr_t>(fiber);
+    const char* p = reinterpret_cast<const char*>(f & 1 ? f - 1 - 128 : f);
+    __builtin_prefetch(p);
+    __builtin_prefetch(p + 64);
+}
+
 // ---- context switches -------------------------------------------------------------------------------
 // A fiber is a stack pointer: switch_context saves the callee-saved registers on the running stack,
 // stores its pointer in *save, and resumes the fiber `to`. On x86-64 it is a few instructions of

@@ -74,13 +74,18 @@ void worker::begin_block(launch_job& job, uint64_t b)
     warp_ = unsigned(hip_cpu_warp_size);
     if (state_.size() < n_lanes_) {
         state_.resize(n_lanes_);
-        sp_.resize(n_lanes_);
+        sp_.resize(n_lanes_ + prefetch_ahead);
         bounds_.resize(n_lanes_);
         fake_.resize(n_lanes_);
         lanes_.resize(n_lanes_);
         order_.resize(n_lanes_);
     }
-    fiber_mode_ = aborted_ = false;
+    if (d.x != n_lanes_ && (thread_idx_dims_.x != d.x || thread_idx_dims_.y != d.y || thread_idx_dims_.z != d.z)) {
+        thread_idx_.resize(n_lanes_);
+        for (unsigned i = 0; i < n_lanes_; ++i) thread_idx_[i] = {i % d.x, (i / d.x) % d.y, i / dim_xy_};
+        thread_idx_dims_ = d;
+    }
+    fiber_mode_ = aborted_ = dense_ = false;
     fibers_ = 1;
 }
 
@@ -202,7 +207,9 @@ void worker::to_fibers()
             const unsigned i = order_[k];
             const fiber_stack s = stacks_.take();
             sp_[i] = make_context<&worker::lane_start>(s);
-            bounds_[i] = {s.top - s.size, s.size};
+#ifdef WAVEBENCH_ASAN_FIBERS
+            bounds_[i] = {s.top - s.size, s.size}; // only ASan is told where a fiber runs
+#endif
             state_[i] = lane_state::runnable;
         }
     } catch (...) {
@@ -214,9 +221,20 @@ void worker::to_fibers()
     state_[me] = lane_state::runnable;
     in_collective_ = at_barrier_ = at_grid_ = 0;
     fiber_mode_ = true;
+    dense_ = order_mode_ == hipCpuLaneOrderForward && at == 0 && n_lanes_ > 1;
     bounds_[me] = block_stack_;
     set_wave(at - at % warp_);
     pos_ = at + 1;
+}
+
+void worker::leave_dense()
+{
+    dense_ = false;
+    const unsigned me = current_;
+    std::fill(state_.begin(), state_.begin() + me, lane_state::barrier);
+    at_barrier_ = me;
+    set_wave(me - me % warp_);
+    pos_ = me + 1;
 }
 
 void worker::set_wave(unsigned w)
@@ -253,8 +271,13 @@ void worker::open_barrier()
     const bool grid = at_grid_ != 0;
     at_barrier_ = at_grid_ = 0;
     lane_state* st = state_.data();
-    for (unsigned i = 0; i < n_lanes_; ++i)
+    bool exited = false;
+    for (unsigned i = 0; i < n_lanes_; ++i) {
+        exited |= st[i] == lane_state::exited;
         st[i] = st[i] == lane_state::exited ? lane_state::exited : lane_state::runnable;
+    }
+    // Every lane runs again, in forward order from lane 0: the block is dense.
+    dense_ = order_mode_ == hipCpuLaneOrderForward && !exited && n_lanes_ > 1;
     // Every lane of the block is at the grid's barrier: wait there for the other blocks
     // (each on its own worker: a cooperative launch has no more blocks than workers).
     if (grid) job_->grid_sync.arrive_and_wait();
@@ -286,18 +309,26 @@ void worker::resolve_collectives(unsigned w0, unsigned w1)
     lane* const ln = lanes_.data();
     for (unsigned i = w0; i < w1 && in_collective_; ++i) {
         if (st[i] != lane_state::collective) continue;
-        // The group: lanes of this wavefront waiting at the same call site.
+        // The group: lanes of this wavefront waiting at the same call site. Whether they all
+        // shuffle the same way (operation and width) is noted on the way.
         const char* const file = ln[i].file;
         const uint64_t site = ln[i].line_column;
+        const int op = ln[i].op, width = ln[i].width;
         uint64_t mask = 0;
+        bool same = true;
         for (unsigned j = i; j < w1; ++j)
-            if (st[j] == lane_state::collective && ln[j].line_column == site && ln[j].file == file)
+            if (st[j] == lane_state::collective && ln[j].line_column == site && ln[j].file == file) {
                 mask |= uint64_t(1) << (j - w0);
-        in_collective_ -= unsigned(__builtin_popcountll(mask));
+                same &= ln[j].op == op && ln[j].width == width;
+            }
+        const unsigned lanes = unsigned(__builtin_popcountll(mask));
+        in_collective_ -= lanes;
         ++collectives_;
-        collective_lanes_ += unsigned(__builtin_popcountll(mask));
-        if (ln[i].op == hip_cpu_ballot) // one call site, one operation
+        collective_lanes_ += lanes;
+        if (op == hip_cpu_ballot) // one call site, one operation
             resolve_ballot(w0, mask);
+        else if (same)
+            resolve_shuffles(w0, mask, op, width);
         else
             resolve_shuffles(w0, mask);
     }
@@ -315,6 +346,45 @@ void worker::resolve_ballot(unsigned w0, uint64_t mask)
         const unsigned j = w0 + unsigned(__builtin_ctzll(m));
         ln[j].result = ballot;
         state_[j] = lane_state::runnable;
+    }
+}
+
+/// Each lane of `mask` (bit k: lane w0 + k) reads the value of lane w0 + source(k, arg), or keeps
+/// its own where that lane is outside the wavefront or not in the group.
+template <class Source> void worker::shuffle_each(unsigned w0, uint64_t mask, Source source)
+{
+    lane* const ln = lanes_.data();
+    lane_state* const st = state_.data();
+    for (uint64_t m = mask; m; m &= m - 1) {
+        const unsigned k = unsigned(__builtin_ctzll(m));
+        lane& l = ln[w0 + k];
+        const int src = source(int(k), l.arg);
+        l.result = unsigned(src) < warp_ && (mask >> src & 1) ? ln[w0 + unsigned(src)].value : l.value;
+        st[w0 + k] = lane_state::runnable;
+    }
+}
+
+/// Completes a shuffle whose lanes all have one operation and one width: source_lane()'s rules,
+/// with the operation and the width decided once for the group rather than at every lane.
+void worker::resolve_shuffles(unsigned w0, uint64_t mask, int op, int width)
+{
+    if (width <= 0 || width > int(warp_) || (width & (width - 1))) width = int(warp_);
+    const int w = width;
+    switch (op) {
+    case hip_cpu_shfl:
+        return shuffle_each(w0, mask, [w](int self, int arg) { return (self & ~(w - 1)) + (arg & (w - 1)); });
+    case hip_cpu_shfl_up:
+        return shuffle_each(w0, mask, [w](int self, int arg) { return (self & (w - 1)) >= arg ? self - arg : self; });
+    case hip_cpu_shfl_down:
+        return shuffle_each(w0, mask,
+                            [w](int self, int arg) { return (self & (w - 1)) + arg < w ? self + arg : self; });
+    case hip_cpu_shfl_xor:
+        return shuffle_each(w0, mask, [w](int self, int arg) {
+            const int src = self ^ arg;
+            return (src & ~(w - 1)) == (self & ~(w - 1)) ? src : self;
+        });
+    default:
+        return shuffle_each(w0, mask, [](int self, int) { return self; });
     }
 }
 

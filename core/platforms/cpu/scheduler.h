@@ -110,8 +110,18 @@ public:
     /// run, and return once this lane can go on.
     void block_lane(lane_state why)
     {
-        if (!fiber_mode_) [[unlikely]]
+        if (dense_ && why == lane_state::barrier) [[likely]]
+            return dense_barrier();
+        block_lane_general(why);
+    }
+    /// block_lane() where the block is not dense_ (or the lane is not at a barrier).
+    __attribute__((noinline)) void block_lane_general(lane_state why)
+    {
+        if (!fiber_mode_) [[unlikely]] {
             to_fibers();
+            if (dense_ && why == lane_state::barrier) return dense_barrier();
+        }
+        if (dense_) leave_dense();
         const unsigned me = current_;
         state_[me] = why;
         if (why == lane_state::collective)
@@ -120,6 +130,7 @@ public:
             ++at_barrier_, at_grid_ += why == lane_state::grid_barrier;
         const unsigned nx = next();
         if (nx != me) {
+            prefetch_lane_at(pos_ + prefetch_ahead - 1);
             enter(nx);
             asan_leave(&fake_[me], bounds_[nx]);
             switch_context<&worker::lane_start>(&sp_[me], sp_[nx]);
@@ -144,6 +155,8 @@ public:
 
 private:
     static constexpr unsigned none = ~0u;
+    /// How many lanes ahead a lane's stack is asked for (prefetch_fiber).
+    static constexpr unsigned prefetch_ahead = 8;
 
     // A block, from its start to its end (scheduler.cpp).
     void run_block(launch_job& job, uint64_t b);
@@ -159,9 +172,11 @@ private:
     /// A lane of a block in fibers has finished: on to the next lane, or the end of the block.
     [[noreturn]] __attribute__((always_inline)) void exit_lane()
     {
+        if (dense_) leave_dense();
         state_[current_] = lane_state::exited;
         const unsigned nx = next();
         if (nx == none) finish_block();
+        prefetch_lane_at(pos_ + prefetch_ahead - 1);
         enter(nx);
         asan_leave(nullptr, bounds_[nx]);
         leave_context<&worker::lane_start>(sp_[nx]);
@@ -178,21 +193,43 @@ private:
     /// the path from one lane to the next, which is a chain of dependent loads.
     unsigned lane_at(unsigned k) const { return order_mode_ == hipCpuLaneOrderForward ? k : order_[k]; }
 
+    /// prefetch_fiber() for the lane at position k of the running order, if there is one.
+    void prefetch_lane_at(unsigned k) const
+    {
+        if (k < n_lanes_) prefetch_fiber(sp_[lane_at(k)]);
+    }
+
     unsigned lane_index(const uint3& t) const { return t.x + dim_x_ * t.y + dim_xy_ * t.z; }
 
     void enter(unsigned i)
     {
         current_ = i;
-        hip_cpu_tls.thread_idx =
-            dim_x_ == n_lanes_ ? uint3{i, 0, 0} : uint3{i % dim_x_, (i / dim_x_) % (dim_xy_ / dim_x_), i / dim_xy_};
+        hip_cpu_tls.thread_idx = dim_x_ == n_lanes_ ? uint3{i, 0, 0} : thread_idx_[i];
     }
 
     void set_wave(unsigned w);
 
+    /// A barrier while the block is dense_: every lane before this one waits at it, every lane
+    /// after it can run, so the next lane is the one after, and after the last lane the barrier
+    /// opens (lane 0 again). The same choice as next()'s, with nothing written down.
+    void dense_barrier()
+    {
+        const unsigned me = current_;
+        const unsigned nx = me + 1 == n_lanes_ ? 0 : me + 1;
+        prefetch_fiber(sp_[nx + prefetch_ahead]); // past the last lane: another stack, or null
+        enter(nx);
+        asan_leave(&fake_[me], bounds_[nx]);
+        switch_context<&worker::lane_start>(&sp_[me], sp_[nx]);
+        asan_arrive(fake_[me]);
+    }
+    /// Writes down what dense_ leaves implicit (the lanes before current_ wait at the barrier),
+    /// for the general scheduler to go on from.
+    __attribute__((noinline)) void leave_dense();
+
     /// The next lane to run: the runnable lanes of the current wavefront in order; when it is
     /// all blocked, its collectives complete and it goes on; when every wavefront waits, the
     /// barrier opens. `none` once every lane has exited.
-    unsigned next()
+    __attribute__((always_inline)) unsigned next()
     {
         while (pos_ < wave_end_) {
             const unsigned i = lane_at(pos_++);
@@ -207,6 +244,8 @@ private:
     void resolve_collectives(unsigned w0, unsigned w1);
     void resolve_ballot(unsigned w0, uint64_t mask);
     void resolve_shuffles(unsigned w0, uint64_t mask);
+    void resolve_shuffles(unsigned w0, uint64_t mask, int op, int width);
+    template <class Source> void shuffle_each(unsigned w0, uint64_t mask, Source source);
     int source_lane(int op, int self, int arg, int width) const;
 
     static void* align64(std::byte* p)
@@ -223,6 +262,8 @@ private:
     std::vector<void*> fake_;                   // ASan's fake frames of its fiber while it is switched away from
     std::vector<lane> lanes_;                   // its pending collective
     std::vector<unsigned> order_;               // the running order: position -> lane
+    std::vector<uint3> thread_idx_;             // threadIdx by lane, in 2-D and 3-D blocks
+    dim3 thread_idx_dims_{0, 0, 0};             // the block thread_idx_ was filled for
     unsigned order_lanes_ = 0, order_warp_ = 0; // what order_ was arranged for
     hipCpuLaneOrder order_arranged_ = hipCpuLaneOrderForward;
     hipCpuLaneOrder order_mode_ = hipCpuLaneOrderForward;
@@ -240,6 +281,9 @@ private:
     uint64_t collectives_ = 0, collective_lanes_ = 0;           // counted in this job, added to it at the end
     bool aborted_ = false; // no stack for the block's fibers: the block is abandoned
     bool fiber_mode_ = false;
+    // Forward order, no lane has exited and nothing waits but at the barrier, which the lanes
+    // before current_ have reached (their state_ still says runnable): see dense_barrier().
+    bool dense_ = false;
 };
 
 /// This thread's worker (made at its first launch).

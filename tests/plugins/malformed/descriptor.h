@@ -30,13 +30,22 @@
 #ifndef FIXTURE_TUNABLES
 #define FIXTURE_TUNABLES nullptr, 0
 #endif
+#ifndef FIXTURE_CONSTRAINTS // SDK 2.2
+#define FIXTURE_CONSTRAINTS nullptr, 0
+#endif
 
 static int32_t run(wb_args*) { return WB_OK; }
 
 extern "C" __attribute__((visibility("default"))) const wb_plugin* wavebench_plugin(uint32_t)
 {
-    static const wb_plugin d = {sizeof(wb_plugin), FIXTURE_ABI,      FIXTURE_FAMILY,  FIXTURE_VARIANT,  FIXTURE_SUMMARY,
-                                FIXTURE_SEED,      FIXTURE_PLATFORM, FIXTURE_KERNELS, FIXTURE_TUNABLES, nullptr,
-                                FIXTURE_RUN,       nullptr,          nullptr,         nullptr,          nullptr};
+    static const wb_plugin d = {sizeof(wb_plugin), FIXTURE_ABI,
+                                FIXTURE_FAMILY,    FIXTURE_VARIANT,
+                                FIXTURE_SUMMARY,   FIXTURE_SEED,
+                                FIXTURE_PLATFORM,  FIXTURE_KERNELS,
+                                FIXTURE_TUNABLES,  nullptr,
+                                FIXTURE_RUN,       nullptr,
+                                nullptr,           nullptr,
+                                nullptr,           0,
+                                nullptr,           FIXTURE_CONSTRAINTS};
     return &d;
 }
