@@ -109,6 +109,7 @@ class Tune(unittest.TestCase):
         r = self.tune(suite=empty)
         self.assertEqual(r.returncode, 2, r.stdout)
         self.assertIn("no point of its space is allowed", r.stderr)
+        self.assertRegex(r.stderr, r"empty\.toml:\d+:\d+:")  # the file and the line of its benchmark
         r = wbtest.wb("tune", "--replay", self.suite)
         self.assertEqual(r.returncode, 2)
         r = wbtest.wb("tune")

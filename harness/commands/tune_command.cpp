@@ -61,13 +61,14 @@ int replay_command(const tune_cli& o)
 }
 
 /// The problems to tune, each with a point to measure: an empty space is bad input, before anything runs.
-void check_spaces(const std::vector<tune_problem>& problems)
+void check_spaces(const suite& s, const std::vector<tune_problem>& problems)
 {
     for (const tune_problem& pb : problems)
         if (allowed_points(pb) == uint64_t(0))
-            throw std::invalid_argument(pb.plug->name() + " " + params_text(params_json(pb.family_params, {}), {}) +
-                                        ": no point of its space is allowed (the suite's values of its tunables "
-                                        "break the constraints the plugin declares): list other values");
+            throw suite_error(s.benchmarks.at(pb.benchmark).pos,
+                              pb.plug->name() + " " + params_text(params_json(pb.family_params, {}), {}) +
+                                  ": no point of its space is allowed (the suite's values of its tunables "
+                                  "break the constraints the plugin declares): list other values");
 }
 
 int tune_command(const tune_cli& o)
@@ -93,7 +94,7 @@ int tune_command(const tune_cli& o)
     }
     warn_rejections(reg);
     const std::vector<tune_problem> problems = tune_problems(s, reg, o.filter);
-    check_spaces(problems);
+    check_spaces(s, problems);
 
     run_context ctx = context_of_run(s, o.suite_file, *p, {{o.platform.device, p->device()}}, o.overrides, reg);
     ctx.isolation = exec->describe();

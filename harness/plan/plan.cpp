@@ -99,6 +99,15 @@ void check_tunable_axes(const benchmark_spec& b, const std::vector<const plugin*
 
 } // namespace
 
+std::string skip_reason(const plugin& p, const param_map& tunables)
+{
+    for (const tunable_decl& t : p.tunables)
+        if (const auto it = tunables.find(t.name); it != tunables.end())
+            if (std::string w = check_tunable(t, std::get<int64_t>(it->second)); !w.empty())
+                return t.name + " = " + std::to_string(std::get<int64_t>(it->second)) + " is not allowed: " + w;
+    return violated_constraint(p, tunables);
+}
+
 std::vector<const plugin*> plan_variants(const benchmark_spec& b, const plugin_registry& plugins)
 {
     std::vector<const plugin*> chosen = chosen_variants(b, plugins);
@@ -142,12 +151,9 @@ void add_configs(std::vector<config>& out, const benchmark_spec& b, size_t bi, s
         config c{out.size(), bi, group, p, fp, {}, ""};
         for (const tunable_decl& t : p->tunables) {
             auto it = given.find(t.name);
-            const int64_t v = it != given.end() ? std::get<int64_t>(it->second) : t.default_value;
-            c.tunables[t.name] = v;
-            if (std::string w = check_tunable(t, v); !w.empty() && c.skip.empty())
-                c.skip = t.name + " = " + std::to_string(v) + " is not allowed: " + w;
+            c.tunables[t.name] = it != given.end() ? std::get<int64_t>(it->second) : t.default_value;
         }
-        if (c.skip.empty()) c.skip = violated_constraint(*p, c.tunables);
+        c.skip = skip_reason(*p, c.tunables);
         out.push_back(std::move(c));
     });
 }

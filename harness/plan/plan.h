@@ -29,6 +29,10 @@ struct config {
     const plugin* base_plug = nullptr;
 };
 
+/// Why plugin `p` cannot run these tunables: a value outside a tunable's domain, else a constraint
+/// between them it breaks; "" when it can.
+std::string skip_reason(const plugin& p, const param_map& tunables);
+
 /// The plugins a benchmark's variant globs select, the family's baseline and library first; its
 /// tunable axes checked against them. Throws suite_error naming the glob or value that fits none.
 std::vector<const plugin*> plan_variants(const benchmark_spec& b, const plugin_registry& plugins);

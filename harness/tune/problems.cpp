@@ -50,13 +50,7 @@ param_map tune_problem::defaults() const
 
 config tune_problem::config_with(const param_map& tunables, size_t index) const
 {
-    config c{index, benchmark, group, plug, family_params, tunables, ""};
-    for (const tunable_decl& t : plug->tunables)
-        if (const auto it = tunables.find(t.name); it != tunables.end())
-            if (std::string w = check_tunable(t, std::get<int64_t>(it->second)); !w.empty() && c.skip.empty())
-                c.skip = t.name + " = " + std::to_string(std::get<int64_t>(it->second)) + " is not allowed: " + w;
-    if (std::string w = violated_constraint(*plug, tunables); !w.empty() && c.skip.empty()) c.skip = w;
-    return c;
+    return {index, benchmark, group, plug, family_params, tunables, skip_reason(*plug, tunables)};
 }
 
 namespace {
