@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 if len(sys.argv) < 3:
@@ -71,9 +72,22 @@ def write(path, text):
     return path
 
 
+class TimedResult(unittest.TextTestResult):
+    """Each case's verdict followed by its wall time, so that a slow CI names its slow cases."""
+
+    def startTest(self, test):
+        self._started = time.monotonic()
+        super().startTest(test)
+
+    def stopTest(self, test):
+        super().stopTest(test)
+        self.stream.writeln(f"    ({time.monotonic() - self._started:.1f} s)")
+
+
 def main():
     """Runs the script's unittest cases, verbosely, on none of the folders given on the command line."""
-    unittest.main(argv=sys.argv[:1], verbosity=2)
+    unittest.main(argv=sys.argv[:1], verbosity=2,
+                  testRunner=unittest.TextTestRunner(verbosity=2, resultclass=TimedResult))
 
 
 def cached(name):

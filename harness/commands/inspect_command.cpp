@@ -179,6 +179,26 @@ void print_mix(std::ostream& os, const inspected& f)
     os << "\n";
 }
 
+/// `--pair A B`: the files of the two plugins, so that only they are read; a name no file
+/// declares is refused before anything is read, with the names there are.
+std::vector<fs::path> files_of_pair(const inspect_options& o, const std::map<fs::path, plugin>& declared)
+{
+    std::vector<fs::path> files;
+    for (const auto& name : o.pair) {
+        const auto it = std::find_if(declared.begin(), declared.end(),
+                                     [&](const auto& d) { return d.second.name() == name; });
+        if (it != declared.end()) {
+            files.push_back(it->first);
+            continue;
+        }
+        std::string known;
+        for (const auto& d : declared) known += (known.empty() ? "" : ", ") + d.second.name();
+        throw std::invalid_argument("--pair: no AMD plugin '" + shorten(name) + "' (the amd plugins here: " + known +
+                                    ")");
+    }
+    return files;
+}
+
 /// `--pair A B`: each plugin's kernels summed per target, side by side, and B - A.
 int print_pair(std::ostream& out, const inspect_options& o, const std::vector<inspected>& all)
 {
@@ -187,13 +207,8 @@ int print_pair(std::ostream& out, const inspect_options& o, const std::vector<in
         for (const auto& r : f.kernels)
             if (r.k.instructions_missing.empty()) by[f.plugin][r.k.target] += count_mix(r.k.instructions);
     for (const auto& name : o.pair)
-        if (!by.count(name)) {
-            std::string known;
-            for (const auto& f : all)
-                if (!f.plugin.empty()) known += (known.empty() ? "" : ", ") + f.plugin;
-            throw std::invalid_argument("--pair: no AMD plugin '" + shorten(name) +
-                                        "' (the amd plugins here: " + known + ")");
-        }
+        if (!by.count(name))
+            throw std::invalid_argument("--pair: AMD plugin '" + shorten(name) + "' has no disassembled kernel");
     const auto &a = by[o.pair[0]], &b = by[o.pair[1]];
     if (o.json) {
         json rows = json::array();
@@ -358,7 +373,7 @@ int inspect_command(const inspect_options& o, std::ostream& out, std::ostream& e
         check_output(o.write_baseline, "--write-baseline", inputs);
     }
     const auto declared = declarations_of(files, dirs);
-    for (const fs::path& file : files) {
+    for (const fs::path& file : o.pair.empty() ? files : files_of_pair(o, declared)) {
         const plugin* desc = declared.count(file) ? &declared.at(file) : nullptr;
         if (auto f = inspect_file(file, desc, o, errors, err, targets_seen)) all.push_back(std::move(*f));
     }

@@ -65,6 +65,12 @@ struct cx {
     long double re, im;
 };
 long double mag(cx z) { return std::sqrt(z.re * z.re + z.im * z.im); }
+/// v rounded to float: through memory, since g++ may keep an x87 value's excess precision across a cast.
+long double to_float(long double v)
+{
+    volatile float f = float(v);
+    return f;
+}
 
 /// The exact result of operation k on p, q, r, and the scale its rounding errors are relative to.
 cx expected(int k, cx p, cx q, cx r, long double& scale)
@@ -78,7 +84,7 @@ cx expected(int k, cx p, cx q, cx r, long double& scale)
                           {(p.re * q.re + p.im * q.im) / d, (p.im * q.re - p.re * q.im) / d},
                           {mag(p), p.re * p.re + p.im * p.im},
                           {p.re * q.re - p.im * q.im + r.re, p.im * q.re + p.re * q.im + r.im},
-                          {(long double)(float)p.re, (long double)(float)p.im},
+                          {to_float(p.re), to_float(p.im)},
                           {p.im, p.re}};
     const long double sum = mag(p) + mag(q), product = mag(p) * mag(q);
     const long double scales[ops] = {

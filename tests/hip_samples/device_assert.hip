@@ -58,5 +58,7 @@ int main()
         std::printf("device_assert: the failed assert gave %s, not hipErrorAssert\n", hipGetErrorName(status));
         ++errors;
     }
+    static_cast<void>(hipFree(values)); // after the failed assert: an error on a GPU (sticky), freed on the cpu
+    static_cast<void>(hipFree(count));
     return sample_result("device_assert", errors);
 }
