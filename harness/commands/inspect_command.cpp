@@ -185,8 +185,8 @@ std::vector<fs::path> files_of_pair(const inspect_options& o, const std::map<fs:
 {
     std::vector<fs::path> files;
     for (const auto& name : o.pair) {
-        const auto it = std::find_if(declared.begin(), declared.end(),
-                                     [&](const auto& d) { return d.second.name() == name; });
+        const auto it =
+            std::find_if(declared.begin(), declared.end(), [&](const auto& d) { return d.second.name() == name; });
         if (it != declared.end()) {
             files.push_back(it->first);
             continue;
