@@ -275,3 +275,18 @@ BOOST_AUTO_TEST_CASE(each_strategy_finds_the_optimum_of_synthetic_spaces)
     for (const char* name : {"hill", "annealing", "genetic", "bayes"})
         BOOST_TEST(table[name][0].median_evaluations < table["random"][0].median_evaluations, name);
 }
+
+BOOST_AUTO_TEST_CASE(replay_counts_evaluations_past_the_budget)
+{
+    // Ten points, the optimum last: exhaustive needs all ten; within a budget of two, no run gets there.
+    const space s = grid(1, 10);
+    std::map<point, outcome> times;
+    for (uint32_t i = 0; i < 10; ++i) times[{i}] = 10.0 - i;
+    const replay_stats st = replay("exhaustive", s, times, 2, 3, 1.0);
+    BOOST_TEST(st.median_evaluations == 10.0);
+    BOOST_TEST(st.share_reached == 0.0);
+    // Where every point failed there is no optimum to reach: refused.
+    std::map<point, outcome> none;
+    for (uint32_t i = 0; i < 10; ++i) none[{i}] = std::nullopt;
+    BOOST_CHECK_THROW(replay("random", s, none, 2, 3, 0.95), std::invalid_argument);
+}

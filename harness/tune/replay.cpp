@@ -57,9 +57,12 @@ nlohmann::json replay_tune(const nlohmann::json& doc, const replay_options& o, s
                                   params_text(pb.value("params", nlohmann::json::object()), {});
         const recorded_space r = recorded_of(pb);
         const uint64_t points = r.outcomes.size();
-        const uint64_t budget = std::max<uint64_t>(1, uint64_t(std::ceil(o.budget_share * double(points))));
+        // Within the share means at most that many evaluations: 20% of 17 points is 3.
+        const uint64_t budget = std::max<uint64_t>(1, uint64_t(std::floor(o.budget_share * double(points) + 1e-9)));
         os << label << ": " << points << " points recorded"
-           << (points < r.space.size() ? " of " + std::to_string(r.space.size()) + " (the rest are not replayed)" : "")
+           << (points < r.space.size() ? " (of " + std::to_string(r.space.size()) +
+                                                 " in its cartesian product: the others were not allowed or not measured)"
+                                           : "")
            << ", budget " << budget << ", " << o.seeds << " seeds\n";
         os << "  strategy      median evaluations to " << int(std::lround(o.target * 100))
            << "%   reached within budget\n";
@@ -67,11 +70,18 @@ nlohmann::json replay_tune(const nlohmann::json& doc, const replay_options& o, s
         for (const std::string& n : names) {
             const tune::replay_stats st = tune::replay(n, r.space, r.outcomes, budget, o.seeds, o.target);
             char line[128];
-            std::snprintf(line, sizeof line, "  %-12s  %10.1f (%5.1f%% of the space)   %5.0f%%\n", n.c_str(),
-                          st.median_evaluations, 100 * st.median_evaluations / double(points), 100 * st.share_reached);
+            if (std::isfinite(st.median_evaluations))
+                std::snprintf(line, sizeof line, "  %-12s  %10.1f (%5.1f%% of the space)   %5.0f%%\n", n.c_str(),
+                              st.median_evaluations, 100 * st.median_evaluations / double(points),
+                              100 * st.share_reached);
+            else
+                std::snprintf(line, sizeof line, "  %-12s  %10s (most runs never did)     %5.0f%%\n", n.c_str(), "never",
+                              100 * st.share_reached);
             os << line;
-            rows.push_back(
-                {{"strategy", n}, {"median_evaluations", st.median_evaluations}, {"share_reached", st.share_reached}});
+            rows.push_back({{"strategy", n},
+                            {"median_evaluations",
+                             std::isfinite(st.median_evaluations) ? nlohmann::json(st.median_evaluations) : nullptr},
+                            {"share_reached", st.share_reached}});
         }
         out["problems"].push_back({{"problem", label}, {"points", points}, {"budget", budget}, {"strategies", rows}});
     }

@@ -309,13 +309,16 @@ replay_stats replay(const std::string& name, const space& s, const std::map<poin
         throw std::invalid_argument("replay: no allowed point of the recorded space succeeded");
     const double threshold = optimum / target;
 
+    // Each run goes on past the budget until it reaches the target or has asked every point: the
+    // median is of what the runs needed, the share of those within the budget.
+    const uint64_t size = s.enumerate().size();
     std::vector<double> needed;
     int reached = 0;
     for (int seed = 0; seed < seeds; ++seed) {
         std::unique_ptr<strategy> st = make_strategy(name, s, static_cast<uint64_t>(seed));
         uint64_t n = 0;
         bool hit = false;
-        while (!hit && n < budget) {
+        while (!hit && n < size) {
             std::optional<point> p = st->ask();
             if (!p) break;
             ++n;
@@ -324,13 +327,13 @@ replay_stats replay(const std::string& name, const space& s, const std::map<poin
             st->tell(*p, o);
             hit = detail::score(o) <= threshold;
         }
-        needed.push_back(static_cast<double>(hit ? n : budget));
-        reached += hit;
+        needed.push_back(hit ? static_cast<double>(n) : std::numeric_limits<double>::infinity());
+        reached += hit && n <= budget;
     }
     std::sort(needed.begin(), needed.end());
     const size_t m = needed.size();
     const double median = m % 2 ? needed[m / 2] : (needed[m / 2 - 1] + needed[m / 2]) / 2;
-    return {median, static_cast<double>(reached) / seeds, s.enumerate().size()};
+    return {median, static_cast<double>(reached) / seeds, size};
 }
 
 } // namespace wb::tune

@@ -82,8 +82,9 @@ struct step {
 /// throws std::logic_error.
 std::vector<step> search(strategy& st, uint64_t budget, const std::function<outcome(const point&)>& evaluate);
 
-/// What replay found: the median of the evaluations the runs needed (capped at the budget), the
-/// share of runs that reached the target within the budget, and the number of allowed points.
+/// What replay found: the median of the evaluations the runs needed, each run going on past the
+/// budget until it reaches the target (infinite where a run ended without reaching it), the share of
+/// runs that reached the target within the budget, and the number of allowed points.
 struct replay_stats {
     double median_evaluations;
     double share_reached;
