@@ -61,8 +61,8 @@ nlohmann::json replay_tune(const nlohmann::json& doc, const replay_options& o, s
         const uint64_t budget = std::max<uint64_t>(1, uint64_t(std::floor(o.budget_share * double(points) + 1e-9)));
         os << label << ": " << points << " points recorded"
            << (points < r.space.size() ? " (of " + std::to_string(r.space.size()) +
-                                                 " in its cartesian product: the others were not allowed or not measured)"
-                                           : "")
+                                             " in its cartesian product: the others were not allowed or not measured)"
+                                       : "")
            << ", budget " << budget << ", " << o.seeds << " seeds\n";
         os << "  strategy      median evaluations to " << int(std::lround(o.target * 100))
            << "%   reached within budget\n";
@@ -75,8 +75,8 @@ nlohmann::json replay_tune(const nlohmann::json& doc, const replay_options& o, s
                               st.median_evaluations, 100 * st.median_evaluations / double(points),
                               100 * st.share_reached);
             else
-                std::snprintf(line, sizeof line, "  %-12s  %10s (most runs never did)     %5.0f%%\n", n.c_str(), "never",
-                              100 * st.share_reached);
+                std::snprintf(line, sizeof line, "  %-12s  %10s (most runs never did)     %5.0f%%\n", n.c_str(),
+                              "never", 100 * st.share_reached);
             os << line;
             rows.push_back({{"strategy", n},
                             {"median_evaluations",
