@@ -434,7 +434,7 @@ class Compare(unittest.TestCase):
                 yield from paths(v, at + (k,))
 
         every = list(paths(self.base))
-        for i in range(150):
+        for i in range(150 // wbtest.stride()):
             doc = copy.deepcopy(self.base)
             for _ in range(rng.randint(1, 3)):
                 at = rng.choice(every[1:])

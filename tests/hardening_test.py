@@ -175,7 +175,7 @@ class Inputs(unittest.TestCase):
 
 class MutatedSuites(unittest.TestCase):
     def test_mutated_suites_end_with_a_plan_or_a_bounded_message(self):
-        """300 mutations of the tree's suites (fixed seed): each ends at once, with a plan (0) or a
+        """300 mutations of the tree's suites (fixed seed; 100 under ASan): each ends at once, with a plan (0) or a
         bad-input error (2) that names the file; never a crash, a hang or an unbounded message."""
         import random
         rng = random.Random(13)
@@ -187,7 +187,7 @@ class MutatedSuites(unittest.TestCase):
                   b"9223372036854775808", b"\x00", b"\xff", b"\xe9", b"\\u0000", b"nan", b"inf", b"\x1b[2J"]
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "mutant.toml")
-            for i in range(300):
+            for i in range(300 // wbtest.stride()):
                 data = bytearray(rng.choice(seeds))
                 for _ in range(rng.randint(1, 4)):
                     at = rng.randrange(len(data))
@@ -219,7 +219,7 @@ class MutatedSuites(unittest.TestCase):
 
 class MutatedCommandLines(unittest.TestCase):
     def test_random_command_lines_end_with_a_documented_status_and_a_bounded_message(self):
-        """200 command lines of the real options with odd values (fixed seed): each ends with one
+        """200 command lines of the real options with odd values (fixed seed; 66 under ASan): each ends with one
         of the documented exit statuses, never a signal or a hang, and says what it says briefly."""
         import random
         rng = random.Random(1313)
@@ -236,7 +236,7 @@ class MutatedCommandLines(unittest.TestCase):
                 "inspect": ["--platform", "--target", "--json", "--block-size", "--compare", "--isa"],
             }
             flags = {"--json", "--in-process", "--no-ceilings", "--isa"}
-            for i in range(200):
+            for i in range(200 // wbtest.stride()):
                 command = rng.choice(list(options) + ["frob"])
                 args = [command]
                 if command == "run":

@@ -384,6 +384,38 @@ class Rendered(unittest.TestCase):
         name = doc["devices"][0]["name"]
         self.assertIn("2 devices: 0 %s on node-0, 1 %s on node-1" % (name, name), page.text)
 
+    def test_a_tune_run_shows_each_search_and_its_convergence(self):
+        # A real tune on cpu of the tune tests' plugin (a crashing and a failing candidate among
+        # others) at two sizes: a table row and a panel per search, a dot per verified candidate and
+        # the best-so-far line of each.
+        suite = wbtest.write(path("tune.toml"), '[suite]\nname = "tune-report"\nrepetitions = 5\nwarmup = 1\nseed = 3\n\n'
+                             '[[benchmark]]\nfamily = "reduce"\nvariants = ["test_tune_space"]\nn = [1000, 2000]\n')
+        r = wb("tune", suite, "--platform", "cpu", "--plugins", os.path.join(BUILD, "tests", "tune-plugins"), "--strategy",
+               "exhaustive", "--no-history", "--cache", path("tune-cache.jsonl"), "--out", path("tune.json"))
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        doc = load("tune.json")
+        report(path("tune.json"), "-o", path("tune.html"))
+        page = Page(self, path("tune.html"), 2)
+        section = page.section("Tuning")
+        problems = doc["tune"]["problems"]
+        rows = section.find(lambda n: n.tag == "tbody")[0].children
+        self.assertEqual(len(rows), len(problems))
+        for row, pb in zip(rows, problems):
+            cells = [td.all_text() for td in row.children]
+            self.assertEqual(cells[0], "reduce/test_tune_space n=%d" % pb["params"]["n"])
+            self.assertEqual(cells[4], " ".join("%s=%s" % kv for kv in pb["best"]["tunables"].items()))
+            self.assertTrue(cells[6].startswith(pb["final"]["comparison"]["verdict"]), cells)
+        chart = page.cards(section)["Convergence: the best time so far against the evaluations"]
+        steps = [st for pb in problems for st in pb["steps"]]
+        points = page.marks(chart, "point")
+        verified = [st for st in steps if st["status"] == "verified"]
+        self.assertLess(len(verified), len(steps))  # the crash and the wrong answer: no dots
+        self.assertEqual(len(points), len(verified))
+        for st in verified:
+            said = ("evaluation: %d;" % st["evaluation"], "tunables: a=%d b=%d;" % (st["tunables"]["a"], st["tunables"]["b"]))
+            self.assertTrue(any(all(x in p for x in said) for p in points), (said, points[:2]))
+        self.assertEqual(len(page.marks(chart, "line mark")), len(problems))
+
     def test_hostile_text_stays_text(self):
         doc = copy.deepcopy(self.runs[0])
         evil = '</script><img src=x onerror="document.body.dataset.pwned=1"><b id="pwned">'

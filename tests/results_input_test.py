@@ -117,15 +117,20 @@ class ResultsInput(unittest.TestCase):
 
     def test_every_field_of_every_type(self):
         # Each place of the results document (and of a shard, for merge) gets values of other
-        # types in turn; each reader runs on each place.
+        # types in turn; each reader runs on each place (under ASan, a third of the readers on each
+        # place, in rotation: every reader still meets a third of the places).
         every = list(paths(self.base))[1:]
         for i, at in enumerate(every):
             for j, args in enumerate(self.commands(path("mutant.json"))):
+                if (i + j) % wbtest.stride():
+                    continue
                 value = ODD[(i * 7 + j) % len(ODD)]
                 save(replaced(self.base, at, value), "mutant.json")
                 self.ends_well(wb(*args), (at, value, args))
         for i, at in enumerate(list(paths(self.s1))[1:]):
             for k in range(2):
+                if (i + k) % wbtest.stride():
+                    continue
                 value = ODD[(i * 3 + k * 11) % len(ODD)]
                 save(replaced(self.s1, at, value), "mutant-shard.json")
                 r = wb("merge", path("mutant-shard.json"), path("s2.json"), "-o", path("merged.json"), "--no-history")

@@ -6,6 +6,8 @@ nothing, the tuned suite runnable, every strategy replayed deterministically, an
 Usage: tune_test.py BUILD_DIR SOURCE_DIR"""
 import json
 import os
+import threading
+import time
 import unittest
 
 import wbtest
@@ -26,6 +28,15 @@ n = 1000
 """
 
 
+def cpu_root():
+    """A folder the cpu platform reads its sensors under (WAVEBENCH_TELEMETRY_ROOT): a frequency, no
+    energy counter yet."""
+    root = tempdir()
+    os.makedirs(os.path.join(root, "proc"))
+    write(os.path.join(root, "proc", "cpuinfo"), "processor\t: 0\ncpu MHz\t\t: 2000.0\n")
+    return root
+
+
 class Tune(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -38,9 +49,9 @@ class Tune(unittest.TestCase):
         cls.doc = load(cls.out)
 
     @classmethod
-    def tune(cls, *args, suite=None):
+    def tune(cls, *args, suite=None, env=None):
         return wbtest.wb("tune", suite or cls.suite, "--platform", "cpu", "--plugins", PLUGINS, "--filter",
-                         "reduce/test_tune_space", "--cache", cls.cache, "--no-history", *args)
+                         "reduce/test_tune_space", "--cache", cls.cache, "--no-history", *args, env=env)
 
     def test_exhaustive_measures_every_allowed_point_and_finds_the_optimum(self):
         self.assertEqual(self.first.returncode, 0, self.first.stderr)
@@ -98,6 +109,58 @@ class Tune(unittest.TestCase):
         self.assertEqual(outs[0]["problems"][0]["points"], 27)
         # Some strategy beats exhaustive's lexicographic order (which finds a=3 b=2 at point 14).
         self.assertTrue(any(x["share_reached"] > 0 for x in rows[1:]), rows)
+
+    def test_energy_as_the_objective(self):
+        # A RAPL counter that moves at a constant power (a thread writes it), as the cpu platform reads it
+        # under WAVEBENCH_TELEMETRY_ROOT: every candidate has its joules per run, and the best is the
+        # verified candidate of the lowest.
+        root = cpu_root()
+        counter = os.path.join(root, "sys/class/powercap/intel-rapl:0")
+        os.makedirs(counter)
+        done = threading.Event()
+
+        def count():
+            uj = 0
+            while not done.is_set():
+                uj += 1000
+                write(os.path.join(counter, "energy_uj.new"), "%d\n" % uj)
+                os.replace(os.path.join(counter, "energy_uj.new"), os.path.join(counter, "energy_uj"))
+                time.sleep(0.001)
+        writer = threading.Thread(target=count)
+        writer.start()
+        out = os.path.join(self.dir, "energy.json")
+        try:
+            r = self.tune("--strategy", "random", "--budget", "5", "--seed", "4", "--objective", "energy", "--out", out,
+                          env={"WAVEBENCH_TELEMETRY_ROOT": root})
+        finally:
+            done.set()
+            writer.join()
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        pb = load(out)["tune"]["problems"][0]
+        self.assertEqual(pb["objective"], "energy")
+        verified = [s for s in pb["steps"] if s["status"] == "verified"]
+        self.assertTrue(verified)
+        self.assertTrue(all(s["joules_per_run"] > 0 for s in verified), verified)
+        lowest = min(verified, key=lambda s: s["joules_per_run"])
+        self.assertEqual(pb["best"], {"tunables": lowest["tunables"], "joules_per_run": lowest["joules_per_run"]})
+        self.assertEqual(pb["steps"][-1]["best_so_far_j"], lowest["joules_per_run"])
+        self.assertIn("energy_change", pb["final"])
+        self.assertIn("lowest energy per run", r.stdout)
+        # Its replay minimises the same figure.
+        r = wbtest.wb("tune", "--replay", out, "--seeds", "2", "--replay-strategies", "random")
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_energy_where_no_counter_can_be_read_stops_saying_why(self):
+        out = os.path.join(self.dir, "no-energy.json")
+        r = self.tune("--strategy", "random", "--budget", "5", "--objective", "energy", "--out", out,
+                      env={"WAVEBENCH_TELEMETRY_ROOT": cpu_root()})
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("--objective energy: ", r.stdout)
+        self.assertIn("the search stops", r.stdout)
+        pb = load(out)["tune"]["problems"][0]  # what it measured is written
+        self.assertIn("intel-rapl", pb["unavailable"])
+        self.assertIsNone(pb["best"])
+        self.assertEqual(self.tune("--objective", "joules").returncode, 2)
 
     def test_bad_input_is_refused_before_anything_runs(self):
         r = self.tune("--strategy", "gradient")

@@ -2,6 +2,7 @@
 // platform's plugins, and the line that names the device (commands/commands.h).
 #include "harness/commands/commands.h"
 #include "harness/common/utc_time.h"
+#include "harness/worker/worker.h"
 
 #include <ctime>
 #include <iostream>
@@ -48,6 +49,19 @@ std::vector<std::filesystem::path> find_plugin_files(plugin_registry& reg, const
     for (const auto& d : plugin_directories(to_string(reg.platform()), dirs))
         for (auto& f : plugin_files(d, reg)) files.push_back(std::move(f));
     return files;
+}
+
+std::unique_ptr<executor> open_executor(const platform_options& po, const std::shared_ptr<platform>& p, int device,
+                                        const std::vector<std::filesystem::path>& files, plugin_registry& reg)
+{
+    if (po.in_process) {
+        for (const auto& f : files) reg.add_file(f);
+        return std::make_unique<local_executor>(p);
+    }
+    platform_options wpo = po;
+    wpo.name = p->name();
+    wpo.device = device;
+    return std::make_unique<worker_executor>(wpo, files, reg);
 }
 
 void warn_rejections(const plugin_registry& reg)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "harness/commands/cli.h"
+#include "harness/measure/executor.h"
 #include "harness/plan/plan.h"
 #include "harness/plan/settings.h"
 #include "harness/platform/platform.h"
@@ -41,6 +42,11 @@ run_context context_of_run(const suite& s, const std::string& suite_file, const 
 
 /// wavebench-results/<suite>-<platform>-<local time>.json
 std::string default_out(const std::string& suite, const std::string& platform);
+
+/// The executor of device `device`: a worker process that loads the plugin files (the catalog goes
+/// to `reg`), or this process with --in-process.
+std::unique_ptr<executor> open_executor(const platform_options& po, const std::shared_ptr<platform>& p, int device,
+                                        const std::vector<std::filesystem::path>& files, plugin_registry& reg);
 
 /// One warning on stderr per plugin file that could not be used.
 void warn_rejections(const plugin_registry& reg);

@@ -169,21 +169,6 @@ int print_summary(std::ostream& os, const std::vector<result>& results, size_t p
     return bad ? exit_failures : exit_ok;
 }
 
-/// The executor of the first device: a worker process that loads the plugin files (the catalog
-/// goes to `reg`), or this process with --in-process.
-std::unique_ptr<executor> first_executor(const run_options& o, const std::shared_ptr<platform>& p, int device,
-                                         const std::vector<std::filesystem::path>& files, plugin_registry& reg)
-{
-    if (o.platform.in_process) {
-        for (const auto& f : files) reg.add_file(f);
-        return std::make_unique<local_executor>(p);
-    }
-    platform_options wpo = o.platform;
-    wpo.name = p->name();
-    wpo.device = device;
-    return std::make_unique<worker_executor>(wpo, files, reg);
-}
-
 /// Each device's ceilings: measured (or read from the cache) once per device model; none with
 /// --no-ceilings. The platform is left on the first device.
 std::vector<ceilings> ceilings_per_device(const run_options& o, const std::shared_ptr<platform>& p,
@@ -275,7 +260,7 @@ int run_command(const run_options& o)
     if (po.in_process && devices.size() > 1)
         throw std::invalid_argument("--in-process runs on one device: leave out --devices, or --in-process");
     std::vector<std::unique_ptr<executor>> execs;
-    execs.push_back(first_executor(o, p, devices[0].ordinal, files, reg));
+    execs.push_back(open_executor(o.platform, p, devices[0].ordinal, files, reg));
     ab.load(*execs[0], po.in_process);
     warn_rejections(reg);
 

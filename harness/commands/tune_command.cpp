@@ -83,20 +83,14 @@ int tune_command(const tune_cli& o)
     auto p = open_platform(o.platform);
     plugin_registry reg(p->kind());
     const auto files = find_plugin_files(reg, o.platform.plugin_dirs);
-    platform_options wpo = o.platform;
-    wpo.name = p->name();
-    std::unique_ptr<executor> exec;
-    if (o.platform.in_process) {
-        for (const auto& f : files) reg.add_file(f);
-        exec = std::make_unique<local_executor>(p);
-    } else {
-        exec = std::make_unique<worker_executor>(wpo, files, reg);
-    }
+    const std::unique_ptr<executor> exec = open_executor(o.platform, p, o.platform.device, files, reg);
     warn_rejections(reg);
     const std::vector<tune_problem> problems = tune_problems(s, reg, o.filter);
     check_spaces(s, problems);
 
-    run_context ctx = context_of_run(s, o.suite_file, *p, {{o.platform.device, p->device()}}, o.overrides, reg);
+    settings_overrides so = o.overrides;
+    if (o.t.objective == "energy") so.energy = true; // every candidate's energy loop, on top of its samples
+    run_context ctx = context_of_run(s, o.suite_file, *p, {{o.platform.device, p->device()}}, so, reg);
     ctx.isolation = exec->describe();
     const std::filesystem::path out = o.out.empty() ? default_out(s.name + "-tune", p->name()) : o.out;
     check_output(out, "--out", {o.suite_file});
@@ -116,6 +110,7 @@ int tune_command(const tune_cli& o)
               << " samples each, cached in " << cache.path().string() << " (" << cache.size() << " known)\n\n";
     install_interrupt_handlers();
     nlohmann::json tuned = {{"strategy", o.t.strategy},
+                            {"objective", o.t.objective},
                             {"seed", o.t.seed},
                             {"budget", o.t.budget},
                             {"time_s", o.t.time_s},
@@ -126,6 +121,10 @@ int tune_command(const tune_cli& o)
     for (size_t k = 0; k < problems.size() && !interrupted(); ++k) {
         tuned["problems"].push_back(tune_problem_search(problems[k], k, o.t, env));
         unsolved += !tuned["problems"].back()["best"].is_object();
+        if (tuned["problems"].back().contains("unavailable")) {
+            std::cout << "the other problems are not tuned: their energy cannot be measured either\n";
+            break;
+        }
         std::cout << "\n";
         doc = results_document(ctx, {}, false);
         doc["results"] = env.rows;
@@ -156,7 +155,8 @@ void add_tune_command(CLI::App& app, command_list& commands)
     auto o = std::make_shared<tune_cli>();
     tune_cli& to = *o;
     auto* tune = app.add_subcommand(
-        "tune", "Search each variant's tunables for the lowest kernel time within a budget, every candidate verified");
+        "tune", "Search each variant's tunables for the lowest kernel time (or energy) within a budget, every "
+                "candidate verified");
     tune->add_option("suite", to.suite_file,
                      "suite file: its benchmarks' variants and problems; a tunable it lists is searched over its "
                      "values, one it leaves out over every value the plugin allows")
@@ -166,6 +166,11 @@ void add_tune_command(CLI::App& app, command_list& commands)
     tune->add_option("--strategy", to.t.strategy, "how to search:\n" + tune::strategy_help())
         ->capture_default_str()
         ->check(CLI::IsMember(tune::strategy_names()));
+    tune->add_option("--objective", to.t.objective,
+                     "what to minimise: the kernel time, or the energy per run (the device's energy counter as "
+                     "--energy reads it, for every candidate; where it cannot be read the tune stops and says why)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"time", "energy"}));
     tune->add_option("--budget", to.t.budget,
                      "candidates measured per problem, at most (default: a quarter of its allowed points, at most 100; "
                      "exhaustive: all)")

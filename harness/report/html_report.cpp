@@ -1,8 +1,9 @@
 // `wavebench report`: the results of the runs given, checked and trimmed to what the page draws,
 // inlined as JSON into the page's template with the vendored Vega scripts (both built into the
 // binary: cmake/report_assets.cmake). The page itself (harness/report/report_page.html) lays out and
-// draws everything; this file decides what data it gets: the newest run's results, the comparison
-// of two runs, the kernel-time spread of each configuration per run for the trend.
+// draws everything; this file decides what data it gets: the newest run's results (and its searches,
+// for a tune run), the comparison of two runs, the kernel-time spread of each configuration per run
+// for the trend.
 #include "harness/report/html_report.h"
 
 #include "harness/common/files.h"
@@ -146,6 +147,77 @@ std::vector<json> results_of(const run_input& in)
     return out;
 }
 
+/// A candidate's tunables as one text ("block_size=1024 items=16"); null where there are none.
+json tunables_text(const json& t)
+{
+    if (!t.is_object()) return nullptr;
+    std::string text;
+    for (const auto& [k, v] : t.items())
+        text += (text.empty() ? "" : " ") + k + "=" +
+                (v.is_string() ? v.get<std::string>() : v.dump(-1, ' ', false, json::error_handler_t::replace));
+    return text;
+}
+
+/// One of a problem's final candidates (the best found, the variant's default) as the page shows it.
+json final_json(const checker& c, const json& fin, const char* key, const std::string& where)
+{
+    const json& x = c.object(fin, key, where); // null where `fin` is none
+    if (!x.is_object()) return nullptr;
+    return {{"time_ms", c.number(x, "time_ms", where)},
+            {"joules_per_run", c.number(x, "joules_per_run", where)},
+            {"status", c.text(x, "status", where)},
+            {"tunables", tunables_text(c.field(x, "tunables"))}};
+}
+
+/// The searches of a `wavebench tune` run, each with every evaluation (the page draws their
+/// convergence); null for a run that tuned nothing.
+json tune_json(const run_input& in)
+{
+    const checker c{in.label};
+    const json& tune = c.object(in.doc, "tune", "");
+    if (!tune.is_object()) return nullptr;
+    const json& problems = c.field(tune, "problems");
+    if (!problems.is_array()) c.fail("tune", ": no 'problems' array");
+    json out = json::array();
+    for (size_t i = 0; i < problems.size(); ++i) {
+        const json& p = problems[i];
+        const std::string where = "tune problem " + std::to_string(i + 1);
+        const json& steps = c.field(p, "steps");
+        if (!steps.is_array()) c.fail(where, ": no 'steps' array");
+        json rows = json::array();
+        const bool energy = c.field(p, "objective") == json("energy"); // else the kernel time
+        for (const json& s : steps) {
+            if (!s.is_object()) c.fail(where, ": a step is not an object");
+            rows.push_back({{"evaluation", c.number(s, "evaluation", where)},
+                            {"status", c.text(s, "status", where)},
+                            {"value", c.number(s, energy ? "joules_per_run" : "time_ms", where)},
+                            {"best", c.number(s, energy ? "best_so_far_j" : "best_so_far_ms", where)},
+                            {"cached", c.field(s, "cached") == json(true)},
+                            {"tunables", tunables_text(c.field(s, "tunables"))}});
+        }
+        const json& params = c.object(p, "params", where);
+        const json& fin = c.object(p, "final", where);
+        const json& cmp = c.object(fin, "comparison", where);
+        out.push_back({{"family", c.name(p, "family", where)},
+                       {"variant", c.name(p, "variant", where)},
+                       {"params", tunables_text(params)},
+                       {"strategy", c.text(p, "strategy", where)},
+                       {"objective", energy ? "energy" : "time"},
+                       {"energy_change", c.number(fin, "energy_change", where)},
+                       {"budget", c.number(p, "budget", where)},
+                       {"points", c.number(p, "allowed_points", where)},
+                       {"steps", std::move(rows)},
+                       {"best", final_json(c, fin, "best", where)},
+                       {"default", final_json(c, fin, "default", where)},
+                       {"change", c.number(cmp, "change", where)},
+                       {"p_value", c.number(cmp, "p_value", where)},
+                       {"verdict", c.text(cmp, "verdict", where)}});
+    }
+    return {{"strategy", c.text(tune, "strategy", "tune")},
+            {"seed", c.number(tune, "seed", "tune")},
+            {"problems", std::move(out)}};
+}
+
 /// A run over several devices or hosts (--devices, merged shards): "0 NAME on HOST, 1 NAME on HOST";
 /// null for one device.
 json devices_text(const checker& c, const json& d)
@@ -275,6 +347,7 @@ json report_data(const std::vector<run_input>& inputs, json trend, const compare
     }
     data["newest"] = newest;
     data["results"] = results[newest];
+    data["tune"] = tune_json(inputs[newest]);
     if (inputs.size() == 1 && inputs[0].doc.contains("ab") && inputs[0].doc["ab"].is_object()) {
         try { // an A/B run: the base build against the change, as a compare of two runs
             data["compare"] = compare_ab(inputs[0], o);

@@ -24,6 +24,7 @@ struct recorded_space {
 recorded_space recorded_of(const nlohmann::json& pb)
 {
     recorded_space r;
+    const bool energy = pb.value("objective", "time") == "energy"; // the value its search minimised
     for (const auto& d : pb.at("space")) r.space.dims.push_back({d.at("name"), d.at("values")});
     for (const auto& s : pb.at("steps")) {
         tune::point p = s.at("point").get<tune::point>();
@@ -31,7 +32,7 @@ recorded_space recorded_of(const nlohmann::json& pb)
         for (size_t k = 0; k < p.size(); ++k)
             if (p[k] >= r.space.dims[k].values.size())
                 throw std::invalid_argument("a step's point is outside its space");
-        const nlohmann::json& t = s.at("time_ms");
+        const nlohmann::json& t = s.at(energy ? "joules_per_run" : "time_ms");
         r.outcomes[p] =
             s.value("status", "") == "verified" && t.is_number() ? tune::outcome(t.get<double>()) : std::nullopt;
     }

@@ -5,6 +5,7 @@
 #include "harness/measure/interrupt.h"
 #include "harness/report/compare.h"
 #include "harness/report/results_json.h"
+#include "harness/telemetry/record.h"
 
 #include <chrono>
 #include <cmath>
@@ -37,17 +38,51 @@ const std::string& build_of(const plugin& p)
 /// long it was measured.
 std::string cache_key(const config& c, const run_settings& s, const std::string& device)
 {
-    return nlohmann::json{{"plugin", c.plug->name()},
-                          {"build", build_of(*c.plug)},
-                          {"device", device},
-                          {"params", params_json(c.family_params, c.tunables)},
-                          {"seed", s.seed},
-                          {"repetitions", s.repetitions},
-                          {"warmup", s.warmup},
-                          {"min_time_s", s.min_time_s},
-                          {"max_samples", s.max_samples},
-                          {"verify_every", s.verify_every}}
-        .dump();
+    nlohmann::json key{{"plugin", c.plug->name()},
+                       {"build", build_of(*c.plug)},
+                       {"device", device},
+                       {"params", params_json(c.family_params, c.tunables)},
+                       {"seed", s.seed},
+                       {"repetitions", s.repetitions},
+                       {"warmup", s.warmup},
+                       {"min_time_s", s.min_time_s},
+                       {"max_samples", s.max_samples},
+                       {"verify_every", s.verify_every}};
+    if (s.energy) key["energy"] = true; // a row measured without its energy serves only a time tune
+    return key.dump();
+}
+
+/// A row's joules per run (null where it has none).
+const nlohmann::json& energy_per_run(const nlohmann::json& row)
+{
+    static const nlohmann::json none;
+    const nlohmann::json& e = row.contains("energy") ? row["energy"] : none;
+    return e.is_object() && e.contains("joules_per_run") ? e["joules_per_run"] : none;
+}
+
+/// What the search minimises: a verified row's kernel time, or its joules per run (--objective
+/// energy); none for a row that did not verify or has no such figure.
+tune::outcome outcome_of(const nlohmann::json& row, const std::string& objective)
+{
+    if (row.value("status", "") != "verified") return std::nullopt;
+    const nlohmann::json& v = objective == "energy" ? energy_per_run(row) : row["time_ms"];
+    if (!v.is_number()) return std::nullopt;
+    return v.get<double>();
+}
+
+/// An objective's value as the console shows it: "93.4 us", "1.2 mJ".
+std::string value_text(double v, const std::string& objective)
+{
+    return objective == "energy" ? joules_text(v) : format_ms(v);
+}
+
+/// Why a verified row has no energy figure ("" where it has one, or did not verify).
+std::string energy_missing(const nlohmann::json& row)
+{
+    if (row.value("status", "") != "verified" || energy_per_run(row).is_number()) return "";
+    const nlohmann::json e = row.value("energy", nlohmann::json());
+    return e.is_object() && e["unavailable"].is_string() ? e["unavailable"].get<std::string>()
+                                                         : "the result has no energy figure";
 }
 
 /// Measures `tunables` of `pb` (or takes them from the cache) into env.rows, with its `tune` object.
@@ -65,7 +100,7 @@ std::optional<nlohmann::json> measure_row(const tune_problem& pb, const param_ma
         const std::vector<result> r = env.measure.run({c}, s, [](const std::vector<result>&, size_t) {});
         if (r.empty()) return std::nullopt;
         row = result_row(r[0]);
-        env.cache.add(key, row);
+        if (!s.energy || energy_missing(row).empty()) env.cache.add(key, row); // never a row that lacks its energy
         tag["cached"] = false;
     }
     row["plan_index"] = c.index;
@@ -74,28 +109,22 @@ std::optional<nlohmann::json> measure_row(const tune_problem& pb, const param_ma
     return row;
 }
 
-tune::outcome outcome_of(const nlohmann::json& row)
-{
-    if (row.value("status", "") != "verified" || !row["time_ms"].is_number()) return std::nullopt;
-    return row["time_ms"].get<double>();
-}
-
 std::string tunables_text(const param_map& t) { return params_text(params_json({}, t), {}); }
 
 /// One line of the search: evaluation, point, its time or status, the best so far.
 void print_step(std::ostream& os, uint64_t k, const std::string& point, const nlohmann::json& row,
-                std::optional<double> best)
+                std::optional<double> best, const std::string& objective)
 {
     char head[32];
     std::snprintf(head, sizeof head, "  %4llu  ", static_cast<unsigned long long>(k));
     os << head << point;
-    if (const auto t = outcome_of(row))
-        os << "   " << format_ms(*t);
+    if (const auto t = outcome_of(row, objective))
+        os << "   " << value_text(*t, objective);
     else
         os << "   " << row.value("status", "?")
            << (row["error"].is_string() ? ": " + shown(row["error"].get<std::string>(), 60) : "");
     if (row["tune"].value("cached", false)) os << " (cached)";
-    if (best) os << "   best " << format_ms(*best);
+    if (best) os << "   best " << value_text(*best, objective);
     os << "\n";
 }
 
@@ -132,25 +161,36 @@ void measure_finals(const tune_problem& pb, const param_map& best, nlohmann::jso
     const auto d =
         b ? measure_row(pb, def, env.settings, {{"problem", j["index"]}, {"role", "default"}}, env) : std::nullopt;
     if (!b || !d) return; // interrupted
-    j["final"] = {
-        {"best", {{"tunables", params_json({}, best)}, {"status", (*b)["status"]}, {"time_ms", (*b)["time_ms"]}}},
-        {"default", {{"tunables", params_json({}, def)}, {"status", (*d)["status"]}, {"time_ms", (*d)["time_ms"]}}}};
+    auto final_of = [&](const param_map& t, const nlohmann::json& row) {
+        nlohmann::json f{{"tunables", params_json({}, t)}, {"status", row["status"]}, {"time_ms", row["time_ms"]}};
+        if (env.settings.energy) f["joules_per_run"] = energy_per_run(row);
+        return f;
+    };
+    j["final"] = {{"best", final_of(best, *b)}, {"default", final_of(def, *d)}};
     std::ostream& os = env.out;
-    if (!outcome_of(*b) || !outcome_of(*d)) {
+    if (!outcome_of(*b, "time") || !outcome_of(*d, "time")) {
         os << "  re-measured: best " << (*b)["status"].get<std::string>() << ", default "
            << (*d)["status"].get<std::string>() << ": not compared\n";
         return;
     }
+    // The kernel times' samples are compared as `compare` compares two runs; an energy figure is one
+    // loop's, with no samples to test, so its change is only stated.
     const nlohmann::json cmp = compare_rows(env.header, *d, *b);
     j["final"]["comparison"] = cmp;
-    os << "  re-measured with " << env.settings.repetitions << " samples: tuned " << format_ms(*outcome_of(*b))
-       << ", default (" << tunables_text(def) << ") " << format_ms(*outcome_of(*d)) << ": "
+    os << "  re-measured with " << env.settings.repetitions << " samples: tuned " << format_ms(*outcome_of(*b, "time"))
+       << ", default (" << tunables_text(def) << ") " << format_ms(*outcome_of(*d, "time")) << ": "
        << cmp["verdict"].get<std::string>();
     if (cmp["change"].is_number()) os << ", change " << percent_text(cmp["change"].get<double>());
     if (cmp["ci"].is_array())
         os << " [" << percent_text(cmp["ci"][0].get<double>()) << ", " << percent_text(cmp["ci"][1].get<double>())
            << "]";
     if (cmp["p_value"].is_number()) os << ", p " << p_text(cmp["p_value"].get<double>());
+    const auto eb = outcome_of(*b, "energy"), ed = outcome_of(*d, "energy");
+    if (eb && ed && *ed > 0) {
+        j["final"]["energy_change"] = *eb / *ed - 1;
+        os << "; energy per run " << joules_text(*eb) << " against " << joules_text(*ed) << " ("
+           << percent_text(*eb / *ed - 1) << ")";
+    }
     os << "\n";
 }
 
@@ -167,6 +207,7 @@ nlohmann::json tune_problem_search(const tune_problem& pb, size_t k, const tune_
                         {"variant", pb.plug->variant},
                         {"params", params_json(pb.family_params, {})},
                         {"strategy", o.strategy},
+                        {"objective", o.objective},
                         {"seed", o.seed},
                         {"budget", budget},
                         {"allowed_points", or_null(allowed)},
@@ -176,8 +217,10 @@ nlohmann::json tune_problem_search(const tune_problem& pb, size_t k, const tune_
     std::ostream& os = env.out;
     os << pb.plug->name() << " " << params_text(params_json(pb.family_params, {}), {}) << ": "
        << (allowed ? std::to_string(*allowed) : std::string("many")) << " points, " << o.strategy << ", budget "
-       << budget << (o.time_s > 0 ? " or " + std::to_string(o.time_s) + " s" : std::string()) << "\n";
+       << budget << (o.time_s > 0 ? " or " + std::to_string(o.time_s) + " s" : std::string())
+       << (o.objective == "energy" ? ", lowest energy per run" : "") << "\n";
 
+    const bool energy = o.objective == "energy";
     run_settings cand = env.settings;
     cand.repetitions = std::min(cand.repetitions, o.candidate_repetitions);
     const auto strategy = tune::make_strategy(o.strategy, pb.space, o.seed);
@@ -192,17 +235,24 @@ nlohmann::json tune_problem_search(const tune_problem& pb, size_t k, const tune_
         const param_map t = pb.tunables_at(*p);
         const auto row = measure_row(pb, t, cand, {{"problem", k}, {"role", "candidate"}, {"evaluation", n}}, env);
         if (!row) break;
-        const tune::outcome out = outcome_of(*row);
+        if (const std::string why = energy ? energy_missing(*row) : ""; !why.empty()) {
+            j["unavailable"] = "--objective energy: " + why;
+            os << "  " << shown(j["unavailable"].get<std::string>(), 400) << ": the search stops\n";
+            break;
+        }
+        const tune::outcome out = outcome_of(*row, o.objective);
         strategy->tell(*p, out);
         if (out && (!best || *out < *best)) best = out, best_tunables = t;
-        j["steps"].push_back({{"evaluation", n},
-                              {"point", *p},
-                              {"tunables", params_json({}, t)},
-                              {"status", (*row)["status"]},
-                              {"time_ms", (*row)["time_ms"]},
-                              {"cached", (*row)["tune"]["cached"]},
-                              {"best_so_far_ms", or_null(best)}});
-        print_step(os, n, tunables_text(t), *row, best);
+        nlohmann::json step{{"evaluation", n},
+                            {"point", *p},
+                            {"tunables", params_json({}, t)},
+                            {"status", (*row)["status"]},
+                            {"time_ms", (*row)["time_ms"]},
+                            {"cached", (*row)["tune"]["cached"]}};
+        if (energy) step["joules_per_run"] = energy_per_run(*row);
+        step[energy ? "best_so_far_j" : "best_so_far_ms"] = or_null(best);
+        j["steps"].push_back(std::move(step));
+        print_step(os, n, tunables_text(t), *row, best, o.objective);
     }
     j["evaluations"] = j["steps"].size();
     if (!best_tunables) {
@@ -210,8 +260,8 @@ nlohmann::json tune_problem_search(const tune_problem& pb, size_t k, const tune_
         j["best"] = nullptr;
         return j;
     }
-    j["best"] = {{"tunables", params_json({}, *best_tunables)}, {"time_ms", *best}};
-    os << "  best " << tunables_text(*best_tunables) << " at " << format_ms(*best) << "\n";
+    j["best"] = {{"tunables", params_json({}, *best_tunables)}, {energy ? "joules_per_run" : "time_ms", *best}};
+    os << "  best " << tunables_text(*best_tunables) << " at " << value_text(*best, o.objective) << "\n";
     if (!interrupted()) measure_finals(pb, *best_tunables, j, env);
     return j;
 }

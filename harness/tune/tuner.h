@@ -17,10 +17,11 @@ namespace wb {
 
 struct tune_options {
     std::string strategy = "bayes";
-    uint64_t budget = 0;           // evaluations per problem; 0: default_budget
-    double time_s = 0;             // seconds of search per problem; 0: no limit
-    uint64_t seed = 1;             // the strategy's random choices
-    int candidate_repetitions = 5; // samples of a candidate (the final two get the suite's)
+    uint64_t budget = 0;            // evaluations per problem; 0: default_budget
+    double time_s = 0;              // seconds of search per problem; 0: no limit
+    uint64_t seed = 1;              // the strategy's random choices
+    int candidate_repetitions = 5;  // samples of a candidate (the final two get the suite's)
+    std::string objective = "time"; // or "energy": the lowest joules per run (--energy's figure)
 };
 
 /// A quarter of the allowed points, at least 1 and at most 100 (`--budget` says otherwise).
