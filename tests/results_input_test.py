@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Results files as hostile input to merge, compare and report (and a resource baseline to
-inspect): JSON nested 100,000 deep, every field of a real run's results (and of its shards)
-replaced by a value of each other type, terminal escape sequences and bidi controls in every text,
-line separators in a metric's name. Each ends in a result or in exit 2 with a message that names
-the file: never a signal, a library's own error text, or a control character printed raw. Usage: results_input_test.py BUILD_DIR SOURCE_DIR"""
+inspect): JSON nested 100,000 deep, every field of a real run's results (and of its shards) and of a
+tune's searches replaced by a value of each other type, terminal escape sequences and bidi controls
+in every text, line separators in a metric's name. Each ends in a result or in exit 2 with a message
+that names the file: never a signal, a library's own error text, or a control character printed
+raw. Usage: results_input_test.py BUILD_DIR SOURCE_DIR"""
 import copy
 import json
 import os
@@ -193,6 +194,21 @@ class ResultsInput(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.ends_well(r, "merge")
         self.assertIn("\\x1b[2J", r.stderr)
+
+    def test_every_field_of_a_tune_search(self):
+        # The searches of `wavebench tune` (the report draws them): each place under `tune` gets a value
+        # of another type in turn (a third of the places under ASan).
+        r = wb("tune", path("suite.toml"), "--platform", "cpu", "--filter", "reduce/tree", "--strategy", "random",
+               "--budget", "3", "--no-history", "--cache", path("tune-cache.jsonl"), "--out", path("tune.json"))
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        doc = wbtest.load(path("tune.json"))
+        places = [at for at in paths(doc) if at[:1] == ("tune",)][1:]
+        self.assertGreater(len(places), 30)
+        for i, at in enumerate(places):
+            if i % wbtest.stride():
+                continue
+            save(replaced(doc, at, ODD[i % len(ODD)]), "tune-mutant.json")
+            self.ends_well(wb("report", path("tune-mutant.json"), "-o", path("tm.html")), at)
 
     def test_line_separators_leave_the_report_data_parseable(self):
         doc = copy.deepcopy(self.base)
