@@ -1,6 +1,9 @@
 # wavebench: the two commands.
-#   make run    install what is missing, build (Release), run suites/quick.toml on the best platform
-#   make test   install what is missing, build, run the tests (ctest)
+#   make run    install what is missing, build (Release) what running here needs, run suites/quick.toml
+#               on the best platform: the harness and the cpu platform, and a GPU platform only where
+#               its GPU is present (PLATFORMS="cpu amd" builds those instead)
+#   make all    build everything: every platform this machine can compile for, and the tests
+#   make test   install what is missing, build everything, run the tests (ctest)
 #   make amd-baseline   refresh tests/baselines/amd-resources.json on purpose
 #   make regression-baseline   on a GPU machine: refresh results/<gpu>/regression-baseline.json
 #   make asan   build with AddressSanitizer + UBSan (cpu only, build-asan/) and run every test
@@ -27,10 +30,13 @@ PACKAGES := cmake ninja-build g++ python3 libboost-dev libboost-test-dev libboos
             clang-22 lld-22 clang-tools-22 llvm-22 \
             librocm-smi-dev libeigen3-dev
 PRESET   := release
+# Empty: what plugins/CMakeLists.txt's wavebench-run holds (cpu, and the GPU platforms whose GPU is here).
+PLATFORMS :=
+RUN_TARGETS := $(if $(strip $(PLATFORMS)),$(addprefix wavebench-,$(PLATFORMS)),wavebench-run)
 RESULTS  := build/results/quick.json
 FUZZ_SECONDS := 60
 
-.PHONY: run test build configure deps clean amd-baseline regression-baseline asan fuzz format format-check format-deps
+.PHONY: run test all build configure deps clean amd-baseline regression-baseline asan fuzz format format-check format-deps
 
 # The Debian packages of $(1) that are not installed, installed with apt-get (as root, or through
 # sudo); $(2) is shell run before that, which may add more to $$missing.
@@ -46,11 +52,14 @@ if [ -n "$$missing" ]; then \
 fi
 endef
 
-run: build
+run: configure
+	cmake --build --preset $(PRESET) --target $(RUN_TARGETS)
 	./build/bin/wavebench run suites/quick.toml --out $(RESULTS)
 
 test: build
 	ctest --preset $(PRESET)
+
+all: build
 
 build: configure
 	cmake --build --preset $(PRESET)
@@ -63,7 +72,8 @@ deps:
 
 # Refreshes the AMD resource baseline on purpose (after a change meant to move the figures;
 # `git diff tests/baselines/` then shows what moved).
-amd-baseline: build
+amd-baseline: configure
+	cmake --build --preset $(PRESET) --target wavebench-amd
 	env -u WAVEBENCH_PLUGIN_PATH ./build/bin/wavebench inspect --platform amd \
 	    --write-baseline tests/baselines/amd-resources.json >/dev/null
 

@@ -1,6 +1,6 @@
 # The families: one per core/families/<name>.cpp. core/ generates the list of families from these
 # names and reference/ the table of their references, so no list of families is kept by hand.
-file(GLOB family_definitions CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/core/families/*.cpp)
+wavebench_glob(family_definitions ${PROJECT_SOURCE_DIR}/core/families/*.cpp)
 set(WAVEBENCH_FAMILIES "")
 foreach(src IN LISTS family_definitions)
   get_filename_component(name ${src} NAME_WE)

@@ -10,7 +10,7 @@
 #   P/include/wavebench/          plugin.h, params.h, families/<family>.h, ... (core/include/wavebench)
 #   P/include/wavebench/platforms/cpu/include/hip/hip_runtime.h     (and nvidia/, where built), with
 #   P/include/wavebench/platforms/hip_subset.h, hip_vector_ops.h    the layout their includes expect
-#   P/lib/cmake/wavebench/        wavebenchConfig.cmake, wavebenchConfigVersion.cmake, wavebench_plugin.cmake,
+#   P/lib/cmake/wavebench/        wavebenchConfig.cmake, wavebenchConfigVersion.cmake, wavebench_plugin.cmake, glob.cmake,
 #                                 amd_toolchain.cmake, amd_targets.cmake and wavebench_hip_compile.cmake (the
 #                                 amd compiler and build step)
 #   P/include/wavebench/platforms/amd/hip_compat.h  (with amd: force-included where the probes need it)
@@ -86,6 +86,7 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/package/wavebenchConfigVe
 install(FILES ${PROJECT_BINARY_DIR}/package/wavebenchConfig.cmake
               ${PROJECT_BINARY_DIR}/package/wavebenchConfigVersion.cmake
               ${CMAKE_CURRENT_LIST_DIR}/wavebench_plugin.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/glob.cmake
               ${CMAKE_CURRENT_LIST_DIR}/amd_toolchain.cmake
               ${CMAKE_CURRENT_LIST_DIR}/amd_targets.cmake
               ${CMAKE_CURRENT_LIST_DIR}/wavebench_hip_compile.cmake

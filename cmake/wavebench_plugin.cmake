@@ -66,8 +66,9 @@ function(wavebench_hipcc_module target output source)
   endforeach()
   file(CONFIGURE OUTPUT ${spec} CONTENT "@spec_text@" @ONLY)
   get_filename_component(scripts ${WAVEBENCH_HIP_COMPILE_SCRIPT} DIRECTORY)
+  # <output>.omitted is no output of the command: it exists only where a target was left out, and an
+  # output that a successful build does not write would make ninja run the command at every build.
   add_custom_command(OUTPUT ${output}
-    BYPRODUCTS ${output}.omitted
     COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
     COMMAND ${CMAKE_COMMAND} -DSPEC=${spec} -P ${WAVEBENCH_HIP_COMPILE_SCRIPT}
     DEPENDS ${source} ${spec} ${WAVEBENCH_HIP_COMPILE_SCRIPT} ${scripts}/amd_targets.cmake ${WAVEBENCH_HIP_DEVICE_LIBS}

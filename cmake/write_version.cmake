@@ -1,9 +1,42 @@
-# Script mode: writes OUTPUT with the git description of SOURCE_DIR (or FALLBACK outside git).
+# Script mode: writes OUTPUT with the git description of SOURCE_DIR (or FALLBACK outside git), only
+# where it changed; then DEPFILE, naming for STAMP (touched last) what the description depends on.
 execute_process(COMMAND git describe --always --dirty --tags
   WORKING_DIRECTORY ${SOURCE_DIR} OUTPUT_VARIABLE v OUTPUT_STRIP_TRAILING_WHITESPACE
   RESULT_VARIABLE rc ERROR_QUIET)
+set(inputs "")
 if(NOT rc EQUAL 0 OR v STREQUAL "")
   set(v "${FALLBACK}")
+else()
+  # What `git describe --dirty --tags` reads: HEAD and the branch it names, the index (staged
+  # changes), the reflog (commits, checkouts, resets), the tags, and the tracked files themselves.
+  execute_process(COMMAND git rev-parse --absolute-git-dir --git-common-dir --symbolic-full-name HEAD
+    WORKING_DIRECTORY ${SOURCE_DIR} OUTPUT_VARIABLE dirs OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  string(REPLACE "\n" ";" dirs "${dirs}")
+  list(GET dirs 0 git_dir)
+  list(GET dirs 1 common_dir)
+  get_filename_component(common_dir "${common_dir}" ABSOLUTE BASE_DIR ${SOURCE_DIR})
+  set(candidates ${git_dir}/HEAD ${git_dir}/index ${git_dir}/logs/HEAD ${common_dir}/packed-refs ${common_dir}/refs/tags)
+  list(LENGTH dirs n)
+  if(n GREATER 2)
+    list(GET dirs 2 branch)
+    list(APPEND candidates ${common_dir}/${branch})
+  endif()
+  execute_process(COMMAND git -c core.quotepath=off ls-files WORKING_DIRECTORY ${SOURCE_DIR}
+    OUTPUT_VARIABLE tracked OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  # Names a depfile or a CMake list cannot carry (quoted by git, or with ; \ $ #) are left out.
+  string(REGEX REPLACE "[^\n]*[\";\\\\$#][^\n]*" "" tracked "${tracked}")
+  string(REPLACE "\n" ";" tracked "${tracked}")
+  foreach(f IN LISTS tracked)
+    if(NOT f STREQUAL "")
+      list(APPEND candidates ${SOURCE_DIR}/${f})
+    endif()
+  endforeach()
+  foreach(f IN LISTS candidates)
+    if(EXISTS "${f}")
+      string(REPLACE " " "\\ " f "${f}")
+      string(APPEND inputs " \\\n  ${f}")
+    endif()
+  endforeach()
 endif()
 # TOOLCHAINS: "platform=compiler|..." (cmake/version.cmake).
 string(REPLACE "|" ";" toolchains "${TOOLCHAINS}")
@@ -19,4 +52,8 @@ if(EXISTS ${OUTPUT})
 endif()
 if(NOT "${old}" STREQUAL "${content}")
   file(WRITE ${OUTPUT} "${content}")
+endif()
+if(DEPFILE)
+  file(WRITE ${DEPFILE} "${STAMP}:${inputs}\n")
+  file(TOUCH ${STAMP})
 endif()

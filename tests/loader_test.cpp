@@ -53,6 +53,16 @@ struct temp_dir {
 
 BOOST_AUTO_TEST_CASE(a_good_plugin_loads) { BOOST_CHECK_EQUAL(refusal(atomic_plugin()), ""); }
 
+// A platform whose plugins/<platform>/ holds none is told how to get them: the cpu plugins are built
+// (no hint), and a platform no build configures is named with what to run.
+BOOST_AUTO_TEST_CASE(an_unbuilt_platform_says_how_to_build_it)
+{
+    BOOST_CHECK_EQUAL(wb::unbuilt_platform_hint("cpu"), "");
+    const std::string hint = wb::unbuilt_platform_hint("vulkan");
+    BOOST_CHECK_MESSAGE(hint.find("configured without the vulkan platform") != std::string::npos, hint);
+    BOOST_CHECK_MESSAGE(hint.find("--target wavebench-vulkan") != std::string::npos, hint);
+}
+
 BOOST_AUTO_TEST_CASE(missing_files_and_non_libraries_are_refused)
 {
     CHECK_REFUSED(build() / "no-such-plugin.so", "does not exist");

@@ -118,8 +118,8 @@ std::vector<fs::path> files_to_inspect(const inspect_options& o)
         }
     }
     if (seen.empty())
-        throw std::invalid_argument("no AMD plugins to inspect: the amd platform is not built here (it needs hipcc), "
-                                    "and no --plugins folder holds any; name .so files to inspect them");
+        throw std::invalid_argument("no AMD plugins to inspect: " + unbuilt_platform_hint(amd) +
+                                    "; or name .so files to inspect them, or give --plugins a folder that holds some");
     return {seen.begin(), seen.end()};
 }
 

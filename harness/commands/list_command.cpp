@@ -125,6 +125,7 @@ int list_command(const platform_options& o, bool json)
     platform_options po = o;
     po.name = to_string(kind);
     load_catalog(po, files, reg);
+    const std::string not_built = unbuilt_platform_hint(to_string(kind));
     if (json) {
         nlohmann::json plugins = nlohmann::json::array();
         for (const auto& pl : reg.plugins()) {
@@ -136,13 +137,15 @@ int list_command(const platform_options& o, bool json)
             {"device", p ? device_json(p->device()) : nlohmann::json()},
             {"device_problem", device_problem.empty() ? nlohmann::json() : nlohmann::json(device_problem)},
             {"plugins", plugins},
-            {"rejected", rejections_json(reg.rejections())}};
+            {"rejected", rejections_json(reg.rejections())},
+            {"not_built", not_built.empty() ? nlohmann::json() : nlohmann::json(not_built)}};
         std::cout << doc.dump(2) << "\n";
         return exit_ok;
     }
     const std::string no_device = std::string(to_string(kind)) + ": no device (" + device_problem + ")";
     std::cout << "platform " << (p ? device_line(*p) : no_device) << "\n\n";
     print_table(reg);
+    if (!not_built.empty()) std::cout << "\nnote: " << not_built << "\n";
     if (kind == platform_kind::amd && !reg.plugins().empty()) {
         std::vector<std::pair<const plugin*, amd_build_info>> builds;
         for (const auto& pl : reg.plugins()) builds.emplace_back(&pl, amd_build_of(pl.path));

@@ -1,5 +1,6 @@
 #include "harness/plugins/plugins.h"
 
+#include "harness/common/build_info.h"
 #include "harness/common/files.h"
 #include "harness/platform/platform.h"
 #include "harness/plugins/plugin_file.h"
@@ -338,6 +339,21 @@ std::vector<fs::path> plugin_directories(const std::string& platform, const std:
     }
     dirs.push_back(platform::build_dir() / "plugins" / platform);
     return dirs;
+}
+
+std::string unbuilt_platform_hint(const std::string& platform)
+{
+    const fs::path dir = platform::build_dir() / "plugins" / platform;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+        if (e.path().extension() == ".so") return "";
+    if (*toolchain_of(platform))
+        return "this build has the " + platform + " platform but not its plugins (" + dir.string() +
+               " holds none): build them with `make all`, `make run PLATFORMS=" + platform +
+               "`, or `cmake --build build --target wavebench-" + platform + "` in the source tree";
+    return "this wavebench was configured without the " + platform +
+           " platform (its compiler was not found): `cmake --build build --target wavebench-" + platform +
+           "` says why; install the compiler (docs/platforms.md), then `make all`";
 }
 
 nlohmann::json rejections_json(const std::vector<rejection>& rejected)

@@ -155,4 +155,9 @@ std::vector<std::filesystem::path> plugin_files(const std::filesystem::path& dir
 std::vector<std::filesystem::path> plugin_directories(const std::string& platform,
                                                       const std::vector<std::string>& extra);
 
+/// Where the build's own plugins/<platform> holds no plugin: what to do to get them (this build has
+/// the platform but has not built its plugins yet, or was configured without it, and why not); ""
+/// where it holds some.
+std::string unbuilt_platform_hint(const std::string& platform);
+
 } // namespace wb

@@ -1,6 +1,7 @@
 // What a run reports: the results JSON (docs/results-schema.md); the console table is report/console.h.
 #pragma once
 
+#include "harness/common/build_info.h"
 #include "harness/measure/result.h"
 #include "harness/plan/plan.h"
 #include "harness/plan/settings.h"
@@ -14,11 +15,6 @@
 #include <string_view>
 
 namespace wb {
-
-/// `git describe` of the build (generated).
-extern const char* const tool_version;
-/// The compiler the platform's plugins are built with, e.g. "nvcc 13.0.48" (generated).
-const char* toolchain_of(std::string_view platform);
 
 /// The results JSON's layout (docs/results-schema.md); 3 added the samples and `toolchain`; 4 the
 /// devices, each result's `plan_index` and `device_index`, and shards (`shard`, `merged_from`).
