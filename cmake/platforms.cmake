@@ -51,6 +51,12 @@ if(NOT WAVEBENCH_ENABLE_NVIDIA STREQUAL "OFF")
     wavebench_enable_cuda()
     find_package(CUDAToolkit REQUIRED)
     list(APPEND WAVEBENCH_PLATFORMS nvidia)
+    # Whether this machine has an NVIDIA GPU (make run builds the platform then; so are the HIP samples).
+    execute_process(COMMAND nvidia-smi -L RESULT_VARIABLE no_gpu OUTPUT_QUIET ERROR_QUIET)
+    set(WAVEBENCH_NVIDIA_GPU_SEEN OFF)
+    if(no_gpu EQUAL 0)
+      set(WAVEBENCH_NVIDIA_GPU_SEEN ON)
+    endif()
     wavebench_bundle(${CUDAToolkit_LIBRARY_DIR}/libcudart.so WAVEBENCH_CUDART_SONAME)
     # The HIP-on-CUDA header and the shared CUDA runtime (the installed SDK links the bundled copy).
     add_library(wavebench_hip_nvidia INTERFACE)

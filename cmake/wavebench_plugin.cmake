@@ -208,6 +208,8 @@ function(wavebench_add_plugin source)
   endif()
   foreach(platform IN LISTS arg_PLATFORMS)
     set(target wbplugin_${where}_${platform}_${family}_${variant})
+    # The calling folder's plugin targets of each platform (plugins/CMakeLists.txt's wavebench-<platform>).
+    set_property(DIRECTORY APPEND PROPERTY WAVEBENCH_PLUGIN_TARGETS_${platform} ${target})
     if(platform STREQUAL "amd")
       wavebench_hipcc_module(${target} ${arg_OUTPUT_DIR}/amd/${family}_${variant}.so ${abs}
                              "-DWAVEBENCH_FAMILY=\"${family}\"" "-DWAVEBENCH_VARIANT=\"${variant}\"")
