@@ -24,6 +24,7 @@ namespace wb {
 namespace {
 
 using namespace cupti;
+using cupti::result; // not wb::result (measure/result.h), which a unity batch may have seen
 
 /// The metrics read, and what each becomes (counters.h's names). A metric this GPU lacks is
 /// dropped, and the readings say which.

@@ -35,7 +35,7 @@ inline constexpr const char* summary_columns =
     "configs, verified, failed, errors, crashed, timeouts, skipped";
 
 /// A result's row in the results table.
-struct result_row {
+struct stored_result {
     std::string family, variant;
     std::string params; // JSON, keys sorted: canonical
     std::string status;
@@ -48,7 +48,7 @@ struct result_row {
 struct run_rows {
     run_summary run;
     std::string document;
-    std::vector<result_row> results;
+    std::vector<stored_result> results;
 };
 
 /// The rows of results document `doc` (docs/results-schema.md); throws nlohmann::json::exception
