@@ -2,7 +2,6 @@
 // generic targets), the left-out list the build writes beside a plugin, and the skip a run gives a
 // configuration whose plugin has no code object for the GPU. Reads the amd plugins where the amd
 // platform is built here.
-#define BOOST_TEST_MODULE amd_build
 #include <boost/test/unit_test.hpp>
 
 #include "harness/amd/amd_build.h"
@@ -10,6 +9,8 @@
 
 #include <fstream>
 #include <unistd.h>
+
+BOOST_AUTO_TEST_SUITE(amd_build_test)
 
 namespace {
 
@@ -91,3 +92,5 @@ BOOST_AUTO_TEST_CASE(a_run_skips_plugins_with_no_code_object_for_the_gpu)
 }
 
 } // namespace
+
+BOOST_AUTO_TEST_SUITE_END()

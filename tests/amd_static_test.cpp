@@ -1,7 +1,6 @@
 // AMD static figures: kernel names, the launch a plugin declares, the occupancy attached, and the
 // baseline comparison behind the resource regression test. Reads real hipcc-built files where
 // the amd platform is built here.
-#define BOOST_TEST_MODULE amd_static
 #include <boost/test/unit_test.hpp>
 
 #include "core/amd/targets.h"
@@ -12,6 +11,8 @@
 #include <algorithm>
 #include <set>
 #include <unistd.h>
+
+BOOST_AUTO_TEST_SUITE(amd_static_test)
 
 namespace {
 
@@ -422,3 +423,5 @@ BOOST_AUTO_TEST_CASE(a_baseline_not_as_written_is_refused_saying_why)
 }
 
 } // namespace
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,7 +1,6 @@
 // The ceiling a result is set against (ceiling_for): on cpu the read bandwidth at its working set's
 // own size, not the next size the probe measured (issue 32); DRAM's where the data is in DRAM; the
 // sizes levels are measured at; and the levels measured on demand kept in the cache.
-#define BOOST_TEST_MODULE ceilings
 #include <boost/test/unit_test.hpp>
 
 #include "harness/ceilings/probe.h"
@@ -12,6 +11,8 @@
 #include <filesystem>
 #include <functional>
 #include <unistd.h>
+
+BOOST_AUTO_TEST_SUITE(ceilings_test)
 
 namespace {
 
@@ -186,3 +187,5 @@ BOOST_AUTO_TEST_CASE(levels_measured_on_demand_are_kept_in_the_probes_cache_only
     BOOST_TEST(!read(cache).contains("levels_on_demand"));
     std::filesystem::remove_all(dir);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

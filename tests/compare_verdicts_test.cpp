@@ -2,13 +2,14 @@
 // is a regression, noise and changes under the threshold are not, configurations only one run has
 // are new or missing (missing fails), a configuration that stopped verifying fails the comparison,
 // and so do a NEW that stopped early and a comparison in which nothing matched.
-#define BOOST_TEST_MODULE compare_verdicts
 #include <boost/test/unit_test.hpp>
 
 #include "harness/report/compare.h"
 
 #include <string>
 #include <vector>
+
+BOOST_AUTO_TEST_SUITE(compare_verdicts_test)
 
 namespace {
 
@@ -226,3 +227,5 @@ BOOST_AUTO_TEST_CASE(runs_that_cannot_be_compared_are_refused_saying_why)
     allow.allow_device_change = true;
     BOOST_TEST(wb::compare_runs(base, other, allow)["differences"].size() == 1u);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 // The console table: every shipped suite's table fits 120 columns with the widest figures a result
 // can have, parameters that vary are columns and the others are said once above the table.
-#define BOOST_TEST_MODULE console
 #include <boost/test/unit_test.hpp>
 
 #include "cpu_run.h"
@@ -9,6 +8,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
+
+BOOST_AUTO_TEST_SUITE(console_test)
 
 namespace {
 
@@ -197,3 +198,5 @@ BOOST_AUTO_TEST_CASE(clock_text_reads_as_a_clock)
     BOOST_CHECK_EQUAL(wb::clock_text(65.4), "1:05");
     BOOST_CHECK_EQUAL(wb::clock_text(3723), "1:02:03");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,13 +1,14 @@
 // Constraints between tunables: each kind allows and refuses what it says, with the reason a
 // skipped configuration shows; a declaration whose constraints cannot be used is refused, naming
 // the field; constraints survive the trip from a worker.
-#define BOOST_TEST_MODULE constraints
 #include <boost/test/unit_test.hpp>
 
 #include "harness/plugins/plugins.h"
 #include "harness/worker/wire.h"
 
 #include <limits>
+
+BOOST_AUTO_TEST_SUITE(constraints_test)
 
 namespace {
 
@@ -152,3 +153,5 @@ BOOST_AUTO_TEST_CASE(constraints_travel_from_a_worker_and_are_checked_there_too)
     j["constraints"][0][4] = 1.5;
     BOOST_CHECK_THROW(wb::wire::plugin_from(j), std::runtime_error);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,13 +1,14 @@
 // The counters' plumbing without a GPU (harness/counters/counters.h): launches named after the
 // plugin's kernels, the occupancy notes, the summaries' weights, the JSON both ways, and the stated
 // skip where no profiler can be had (amd without rocprofiler-sdk, nvidia without libcupti).
-#define BOOST_TEST_MODULE counter_readings
 #include <boost/test/unit_test.hpp>
 
 #include "harness/counters/counters.h"
 #include "harness/report/compare.h"
 
 #include <cstdlib>
+
+BOOST_AUTO_TEST_SUITE(counter_readings_test)
 
 using namespace wb;
 
@@ -152,3 +153,5 @@ BOOST_AUTO_TEST_CASE(compare_lists_measured_changes_with_the_resources)
     BOOST_TEST(u[0]["kernel"] == "?");
     BOOST_TEST(!u[0]["worse"].get<bool>());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

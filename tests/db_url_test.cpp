@@ -1,10 +1,11 @@
 // harness/db_url: which --db values are PostgreSQL URLs and which are refused as connection strings
 // of another form, and that no form of a password survives redaction (in user information, in the
 // query, in libpq's KEY=VALUE form, in text around it, decoded in a message), whatever it holds.
-#define BOOST_TEST_MODULE db_url
 #include <boost/test/unit_test.hpp>
 
 #include "harness/history/db_url.h"
+
+BOOST_AUTO_TEST_SUITE(db_url_test)
 
 using wb::redact_argument;
 using wb::redact_command_line;
@@ -151,3 +152,5 @@ BOOST_AUTO_TEST_CASE(remembered_passwords_are_hidden_anywhere)
     BOOST_TEST(redact_urls("Sw0rd fish, 'Sw0rd fish'") == "***, ***");
     BOOST_TEST(redact_urls("abc") == "abc");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

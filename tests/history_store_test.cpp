@@ -3,7 +3,6 @@
 // schema with anything wavebench did not make is refused naming it (also when planted after the
 // store was opened, before a run is recorded), wavebench's own schema however laid out is not, a
 // document nested too deep is refused, and a statement past its deadline is stopped.
-#define BOOST_TEST_MODULE history_store
 #include <boost/test/unit_test.hpp>
 
 #include "harness/history/store.h"
@@ -15,6 +14,8 @@
 #include <fstream>
 #include <iterator>
 #include <unistd.h>
+
+BOOST_AUTO_TEST_SUITE(history_store_test)
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -213,3 +214,5 @@ BOOST_AUTO_TEST_CASE(a_statement_past_its_deadline_is_stopped)
     BOOST_CHECK_THROW(open_sqlite_history(db, open_mode::read), std::invalid_argument);
     unsetenv("WAVEBENCH_DB_TIMEOUT");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -3,7 +3,6 @@
 // first, results of several devices in plan order), a last line cut short is left out, a broken
 // line is named, a journal left by a killed run is never overwritten, the whole document is
 // written a number of times logarithmic in the results, and the journal is gone once it is final.
-#define BOOST_TEST_MODULE journal
 #include <boost/test/unit_test.hpp>
 
 #include "harness/common/files.h"
@@ -21,6 +20,8 @@
 #include <string>
 #include <unistd.h>
 #include <vector>
+
+BOOST_AUTO_TEST_SUITE(journal_test)
 
 namespace {
 
@@ -161,3 +162,5 @@ BOOST_AUTO_TEST_CASE(a_journal_that_is_there_is_never_overwritten)
     BOOST_CHECK_EQUAL(text_of(wb::journal_of(s.out())), "a killed run's results\n");
     BOOST_CHECK(!fs::exists(s.out())); // and nothing else was written
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 // Loading plugins: every refusal names the file and the reason, the rest load, and a plugin's
 // library stays loaded as long as anything from it is held.
-#define BOOST_TEST_MODULE loader
 #include <boost/test/unit_test.hpp>
 
 #include "harness/platform/platform.h"
@@ -14,6 +13,8 @@
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
+
+BOOST_AUTO_TEST_SUITE(loader_test)
 
 namespace {
 
@@ -500,3 +501,8 @@ BOOST_AUTO_TEST_CASE(plugin_path_environment_adds_directories)
 }
 
 } // namespace
+
+#undef CHECK_REFUSED
+#undef CHECK_IMAGE
+
+BOOST_AUTO_TEST_SUITE_END()

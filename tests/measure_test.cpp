@@ -1,12 +1,13 @@
 // Measuring: the stopping criterion ends a configuration at its minimum repetitions and at its
 // minimum time (and at the caps), a plan measured on the cpu platform yields verified results, and
 // a group's datasets (made on a thread each) are those of their seeds and size.
-#define BOOST_TEST_MODULE measure
 #include <boost/test/unit_test.hpp>
 
 #include "cpu_run.h"
 #include "harness/measure/stopping.h"
 #include "reference/reference.h"
+
+BOOST_AUTO_TEST_SUITE(measure_test)
 
 namespace {
 
@@ -90,3 +91,5 @@ BOOST_AUTO_TEST_CASE(the_datasets_made_on_threads_are_those_of_their_seeds_and_n
     BOOST_CHECK_EQUAL(c->data[0].inputs[0].count(), 100004u);
     BOOST_CHECK_NE(c->data[0].seed, a->data[0].seed);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -2,7 +2,6 @@
 // written here: the shards of one run join; shards of another suite or seed, a shard given twice,
 // a missing shard, a result the readers cannot read and a merged document larger than the readers
 // accept are refused, naming what differs, and nothing is written.
-#define BOOST_TEST_MODULE merge_refusals
 #include <boost/test/unit_test.hpp>
 
 #include "harness/commands/cli.h"
@@ -14,6 +13,8 @@
 #include <string>
 #include <unistd.h>
 #include <vector>
+
+BOOST_AUTO_TEST_SUITE(merge_refusals_test)
 
 namespace {
 
@@ -170,3 +171,5 @@ BOOST_AUTO_TEST_CASE(a_merged_document_the_readers_would_refuse_is_not_written)
     big["results"][0]["extra"] = json::array({deep});
     BOOST_TEST(merge(s, {file(s, "small.json", big)}) == 0);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -3,12 +3,13 @@
 // exactly max_json_depth deep parses, one level more is refused with json_too_deep, and text that is
 // no JSON is the library's parse_error as before. json_error_text says either without the
 // library's prefix.
-#define BOOST_TEST_MODULE parse_json
 #include <boost/test/unit_test.hpp>
 
 #include "harness/common/json.h"
 
 #include <string>
+
+BOOST_AUTO_TEST_SUITE(parse_json_test)
 
 namespace {
 
@@ -68,3 +69,5 @@ BOOST_AUTO_TEST_CASE(text_that_is_no_json_is_a_parse_error_without_the_library_p
         }
     }
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 // Planning: a suite expands into the cartesian product of its axes over the variants its globs
 // select, and a value that no selected plugin accepts is an error naming the file and line.
-#define BOOST_TEST_MODULE plan
 #include <boost/test/unit_test.hpp>
 
 #include "harness/plan/plan.h"
@@ -8,6 +7,8 @@
 #include "harness/plugins/plugins.h"
 
 #include <set>
+
+BOOST_AUTO_TEST_SUITE(plan_test)
 
 namespace {
 
@@ -104,3 +105,5 @@ BOOST_FIXTURE_TEST_CASE(a_combination_a_constraint_rules_out_is_a_skip_with_the_
     }
     BOOST_CHECK_EQUAL(skipped, 1u); // 1024 × 16
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -162,12 +162,17 @@ class PluginFiles(unittest.TestCase):
         for m in cls.mutants:
             with open(os.path.join(cls.dir, m.name), "wb") as f:
                 f.write(m.data)
+        # First of all (the files load sorted), a plugin that logs each time it is loaded (tests/load-log/).
+        shutil.copy(os.path.join(BUILD, "tests", "load-log-plugins", "cpu", "reduce_test_load_log.so"),
+                    os.path.join(cls.dir, "0-load-log.so"))
+        cls.load_log = os.path.join(cls.tmp, "loads.log")
         # One `list` over them all: the build's own plugins load first, so a copy that loads is
         # refused as a second one of its name, which names it. stderr is read leniently: it is
         # only shown on a failure, and ld.so's own messages from the children that probe a mutant
         # ("Inconsistency detected by ld.so") share it, so a write of theirs can land inside one
         # of wavebench's multi-byte characters (seen once under ASan: a lone 0x80).
-        p = wb("list", "--platform", "cpu", "--plugins", cls.plugins, "--json", errors="backslashreplace")
+        p = wb("list", "--platform", "cpu", "--plugins", cls.plugins, "--json", errors="backslashreplace",
+               env={"WAVEBENCH_TEST_LOAD_LOG": cls.load_log})
         cls.list_status, cls.list_stderr = p.returncode, p.stderr
         cls.doc = json.loads(p.stdout) if p.returncode == 0 else None
 
@@ -199,6 +204,18 @@ class PluginFiles(unittest.TestCase):
         for r in self.doc["rejected"]:
             if r["path"].startswith(shipped):
                 self.assertRegex(r["reason"], r"^is a second \w+/\S+ \(already loaded from ")
+
+    def test_a_file_is_loaded_twice_or_so_whatever_crashes_after_it(self):
+        # After a file crashes the loading worker, a fresh one goes on after it, and one more loads
+        # what is left: the first file is loaded twice, and again for each file that loads alone but
+        # crashes beside the others (a corrupt relocation: one here), not once per crash after it.
+        self.assertEqual(self.list_status, 0, self.list_stderr[-4000:])
+        crashed = [r for r in self.doc["rejected"] if "crashed while being loaded" in r["reason"]]
+        self.assertGreaterEqual(len(crashed), 8, "too few crashes to tell")
+        self.assertIn("test_load_log", {p["variant"] for p in self.doc["plugins"]})
+        with open(self.load_log) as f:
+            loads = f.read().splitlines()
+        self.assertTrue(1 <= len(loads) <= 4, f"{len(loads)} loads; {len(crashed)} files crashed the loader after it")
 
     def test_every_reason_is_printable_bounded_and_true(self):
         self.assertEqual(self.list_status, 0, self.list_stderr[-4000:])

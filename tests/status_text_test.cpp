@@ -1,12 +1,13 @@
 // harness/measure/status.h: every status reads back as itself from the text the results JSON
 // writes, and text that is no status is refused with a message that says what is expected.
-#define BOOST_TEST_MODULE status_text
 #include <boost/test/unit_test.hpp>
 
 #include "harness/measure/status.h"
 
 #include <set>
 #include <string>
+
+BOOST_AUTO_TEST_SUITE(status_text_test)
 
 BOOST_AUTO_TEST_CASE(every_status_reads_back_as_itself)
 {
@@ -35,3 +36,5 @@ BOOST_AUTO_TEST_CASE(text_that_is_no_status_is_an_error_naming_it)
         }
     }
 }
+
+BOOST_AUTO_TEST_SUITE_END()

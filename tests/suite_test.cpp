@@ -1,12 +1,13 @@
 // Suites: every kind of bad input is an error naming the file, line and column; planning
 // against the loaded plugins checks variants and tunables the same way.
-#define BOOST_TEST_MODULE suite
 #include <boost/test/unit_test.hpp>
 
 #include "harness/measure/runner.h"
 #include "harness/plan/suite.h"
 #include "harness/platform/platform.h"
 #include "harness/plugins/plugins.h"
+
+BOOST_AUTO_TEST_SUITE(suite_test)
 
 namespace {
 
@@ -226,3 +227,7 @@ BOOST_FIXTURE_TEST_CASE(a_value_one_variant_rejects_is_a_skip_with_the_reason, w
 }
 
 } // namespace
+
+#undef CHECK_ERROR
+
+BOOST_AUTO_TEST_SUITE_END()

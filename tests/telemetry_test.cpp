@@ -2,7 +2,6 @@
 // found by its PCI bus id, throttled runs marked, energy from the counter, clocks locked and
 // restored; the cpu's frequency and RAPL from a folder of fake Linux files, or the reason there are
 // none; a result's telemetry on the wire and in the results JSON.
-#define BOOST_TEST_MODULE telemetry
 #include <boost/test/unit_test.hpp>
 
 #include "harness/telemetry/clock_lock.h"
@@ -16,6 +15,8 @@
 #include <fstream>
 #include <thread>
 #include <unistd.h>
+
+BOOST_AUTO_TEST_SUITE(telemetry_test)
 
 namespace fs = std::filesystem;
 using namespace wb;
@@ -241,3 +242,5 @@ BOOST_AUTO_TEST_CASE(units_of_work_and_energy_text)
     t.energy_per_unit_j = 0.25e-9;
     BOOST_TEST(energy_text(t) == "250 pJ/B");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

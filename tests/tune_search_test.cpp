@@ -4,7 +4,6 @@
 // is refused clearly; and on synthetic spaces (a smooth bowl, plateaus with failing points, a
 // deceptive funnel) replay shows each strategy finding the optimum, and those that follow the slope
 // beating random search on the bowl. The replay table is printed.
-#define BOOST_TEST_MODULE tune_search
 #include <boost/test/unit_test.hpp>
 
 #include "harness/tune/search.h"
@@ -17,6 +16,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+BOOST_AUTO_TEST_SUITE(tune_search_test)
 
 namespace {
 
@@ -290,3 +291,5 @@ BOOST_AUTO_TEST_CASE(replay_counts_evaluations_past_the_budget)
     for (uint32_t i = 0; i < 10; ++i) none[{i}] = std::nullopt;
     BOOST_CHECK_THROW(replay("random", s, none, 2, 3, 0.95), std::invalid_argument);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

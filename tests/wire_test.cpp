@@ -1,9 +1,10 @@
 // The worker protocol: every field of a result survives the trip through the wire, and a
 // message that is not one is an error, never a result made up.
-#define BOOST_TEST_MODULE wire
 #include <boost/test/unit_test.hpp>
 
 #include "harness/worker/wire.h"
+
+BOOST_AUTO_TEST_SUITE(wire_test)
 
 namespace {
 
@@ -185,3 +186,5 @@ BOOST_AUTO_TEST_CASE(a_wall_time_of_the_wrong_length_is_refused)
     j["wall_time"] = "not an array";
     BOOST_CHECK_THROW(wb::wire::result_from(j), std::runtime_error);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

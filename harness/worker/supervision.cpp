@@ -110,15 +110,20 @@ bool worker_executor::start(std::vector<fs::path> files, plugin_registry* regist
     const auto t0 = std::chrono::steady_clock::now();
     // A plugin's corrupt relocations or destructors can write anywhere in the worker, the stage it
     // publishes too: a crash that names no file is tried again in a fresh worker (its addresses
-    // differ), where it usually names one, before the load is given up.
+    // differ), where it usually names one, before the load is given up. A file that crashes or hangs
+    // the worker is rejected and a fresh worker goes on with the files after it (those before it
+    // loaded); once one reaches the end, one more loads all that are left, for the catalog: each file
+    // is loaded about twice, where reloading from the first at every crash loaded it once per crash.
     int unplaced = 0;
+    size_t from = 0; // files[0, from) loaded in a worker that then crashed on a later one
     for (;;) {
         worker_ = std::make_unique<worker_process>(po_);
         {
             std::lock_guard lock(stats_m_);
             ++started_;
         }
-        worker_->send(wire::load_request(files));
+        const std::vector<fs::path> asked(files.begin() + std::ptrdiff_t(from), files.end());
+        worker_->send(wire::load_request(asked));
         // Each file gets load_limit from when the worker starts on it.
         int32_t file = -2;
         auto extend = [&](const progress& p, worker_process::clock::time_point deadline) {
@@ -130,6 +135,10 @@ bool worker_executor::start(std::vector<fs::path> files, plugin_registry* regist
         };
         json catalog;
         const auto how = worker_->wait(catalog, worker_process::clock::now() + load_limit, extend);
+        if (how == worker_process::outcome::answered && from > 0) {
+            from = 0; // the rest loads: now all of them
+            continue;
+        }
         if (how == worker_process::outcome::answered) try {
                 loaded_ = accepted_plugins(catalog, files, registry);
                 if (!send_base(nullptr, why)) return false;
@@ -143,7 +152,8 @@ bool worker_executor::start(std::vector<fs::path> files, plugin_registry* regist
                 worker_.reset();
                 return false;
             }
-        const int32_t at = worker_->where().file.load();
+        const int32_t at_asked = worker_->where().file.load();
+        const int64_t at = at_asked < 0 || size_t(at_asked) >= asked.size() ? -1 : int64_t(from) + at_asked;
         const std::string ended =
             how == worker_process::outcome::timed_out
                 ? "did not finish loading within " + std::to_string(load_limit.count()) + " s (killed)"
@@ -168,6 +178,7 @@ bool worker_executor::start(std::vector<fs::path> files, plugin_registry* regist
                                    ended + said,
                                declaration_limits::reason));
         files.erase(files.begin() + at);
+        from = size_t(at);
     }
 }
 

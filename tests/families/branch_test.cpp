@@ -1,13 +1,14 @@
 // The branch family: every pair verified on the cpu platform at both wavefront widths, for both
 // distributions, at sizes that are not multiples of the block size; the seed's own multiple-if
 // rewrite of calSlotIdInQuadrant6 fails verification.
-#define BOOST_TEST_MODULE branch
 #include <boost/test/data/monomorphic.hpp>
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include "cpu_run.h"
 #include "wavebench/families/branch.h"
+
+BOOST_AUTO_TEST_SUITE(branch_test)
 
 namespace {
 
@@ -58,3 +59,5 @@ BOOST_AUTO_TEST_CASE(the_seeds_literal_slot_rewrite_fails_verification)
 }
 
 } // namespace
+
+BOOST_AUTO_TEST_SUITE_END()

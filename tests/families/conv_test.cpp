@@ -1,11 +1,12 @@
 // Every conv plugin verified on the cpu platform at both wavefront widths: sizes that are not
 // multiples of the block size (and smaller than the kernel), 1 to 257 taps, every tiled shape.
-#define BOOST_TEST_MODULE conv
 #include <boost/test/data/monomorphic.hpp>
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include "cpu_run.h"
+
+BOOST_AUTO_TEST_SUITE(conv_test)
 
 namespace {
 
@@ -64,3 +65,5 @@ BOOST_AUTO_TEST_CASE(an_even_number_of_taps_is_refused)
 }
 
 } // namespace
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,7 +1,6 @@
 // Every reduce plugin verified on the cpu platform at both wavefront widths, at sizes that are
 // not multiples of the block size and with its tunables varied; and verification catching
 // plugins that are wrong, silent, or right only once.
-#define BOOST_TEST_MODULE reduce
 #include <boost/test/data/monomorphic.hpp>
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
@@ -9,6 +8,8 @@
 #include "cpu_run.h"
 
 #include <unistd.h>
+
+BOOST_AUTO_TEST_SUITE(reduce_test)
 
 namespace {
 
@@ -215,3 +216,5 @@ BOOST_AUTO_TEST_CASE(results_carry_kernel_resources_and_the_plugins_note)
 }
 
 } // namespace
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,12 +1,13 @@
 // The vgpr family: both ways of writing seed 003's kernel verified on the cpu platform at both
 // wavefront widths, at sizes where the output is not a whole number of work-groups, and the
 // impossible shapes refused.
-#define BOOST_TEST_MODULE vgpr
 #include <boost/test/data/monomorphic.hpp>
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include "cpu_run.h"
+
+BOOST_AUTO_TEST_SUITE(vgpr_test)
 
 namespace {
 
@@ -39,3 +40,5 @@ BOOST_AUTO_TEST_CASE(shapes_without_output_are_refused)
 }
 
 } // namespace
+
+BOOST_AUTO_TEST_SUITE_END()
