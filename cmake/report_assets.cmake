@@ -43,4 +43,6 @@ asm(R"(
 )");
 ]])
 target_sources(wavebench_harness PRIVATE ${report_assets_cpp} ${report_vendored})
-set_source_files_properties(${report_assets_cpp} PROPERTIES OBJECT_DEPENDS "${report_page};${report_vendored}")
+# Compiled alone: in a unity batch its OBJECT_DEPENDS were lost, and an edit of the page rebuilt nothing.
+set_source_files_properties(${report_assets_cpp} PROPERTIES OBJECT_DEPENDS "${report_page};${report_vendored}"
+                                                            SKIP_UNITY_BUILD_INCLUSION ON)

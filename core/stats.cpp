@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 namespace wb {
 
@@ -232,6 +233,24 @@ shift_estimate walsh_estimate(const std::vector<double>& d, double confidence)
         s.hi = w[m - size_t(k)];
     }
     return s;
+}
+
+std::vector<double> bh_q_values(std::vector<double> p)
+{
+    for (double& v : p) v = std::isnan(v) ? 1 : std::clamp(v, 0.0, 1.0);
+    const size_t m = p.size();
+    std::vector<size_t> order(m);
+    std::iota(order.begin(), order.end(), size_t(0));
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return p[a] < p[b]; });
+    // From the largest p down, so that each keeps the least of its own and every larger one's: a
+    // p-value is flagged whenever a larger one is (the step-up), and q never falls as p rises.
+    std::vector<double> q(m);
+    double least = 1;
+    for (size_t r = m; r-- > 0;) {
+        least = std::min(least, double(m) * p[order[r]] / double(r + 1));
+        q[order[r]] = least;
+    }
+    return q;
 }
 
 } // namespace wb

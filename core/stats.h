@@ -61,4 +61,11 @@ shift_estimate walsh_estimate(const std::vector<double>& d, double confidence);
 /// The standard normal quantile: P(Z <= z) = q, for 0 < q < 1.
 double normal_quantile(double q);
 
+/// The Benjamini-Hochberg adjusted p-values (q-values) of m p-values, in their order: for the i-th
+/// smallest, the least m * p_(j) / j over j >= i, at most 1 (a NaN counts as 1). Those with q <= Q
+/// are what the step-up procedure at level Q flags (the largest k with p_(k) <= k / m * Q, and every
+/// p <= p_(k)): among them the expected share of false discoveries is at most Q, for independent or
+/// positively dependent tests. Tied p-values get one q-value.
+std::vector<double> bh_q_values(std::vector<double> p);
+
 } // namespace wb

@@ -104,6 +104,7 @@ int main(int argc, char** argv)
     add_probe_command(app, commands);
     add_inspect_command(app, commands);
     add_compare_command(app, commands);
+    add_calibrate_command(app, commands);
     add_history_command(app, commands);
     add_report_command(app, commands);
     add_merge_command(app, commands);

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""`wavebench compare`: a run compared with itself is `same` everywhere (exit 0); a build of a
+"""`wavebench compare`: a run compared with itself is `same-code` everywhere, `same` by its times
+(--ignore-code-digest) (exit 0); a build of a
 variant slowed on purpose (tests/regression/slowed.h) is `slower` (exit 1); doctored copies of a
 run test what samples alone cannot: scattered or too few samples are `noisy`, a failure, resource
 changes, new and missing configurations, another device, --fail-on, the output formats and bad
@@ -75,11 +76,16 @@ class Compare(unittest.TestCase):
         self.assertEqual(self.base["schema_version"], 4)
         self.assertTrue(self.base["toolchain"])
 
-    def test_a_run_against_itself_is_same_everywhere(self):
+    def test_a_run_against_itself_is_same_code_everywhere(self):
         for fmt in ("json", "table", "markdown"):
             r = wb("compare", BASE, BASE, "--format", fmt)
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertIn("same-code", r.stdout)
         r, doc = compare(BASE, BASE)
+        self.assertEqual(set(verdicts(doc).values()), {"same-code"})
+        self.assertEqual(doc["same_code_false_alarms"], 0)
+        # Its times, the code digests ignored: the medians do not differ.
+        r, doc = compare(BASE, BASE, "--ignore-code-digest")
         self.assertEqual(set(verdicts(doc).values()), {"same"})
         for c in doc["configurations"]:
             self.assertEqual(c["change"], 0)
@@ -116,6 +122,10 @@ class Compare(unittest.TestCase):
 
     def doctored(self, name, change):
         doc = copy.deepcopy(self.base)
+        # Its samples or figures are another run's: with the base run's code digests it would be
+        # same-code, whatever they say (test_a_run_against_itself_is_same_code_everywhere).
+        for r in doc["results"]:
+            r.pop("code_digest", None)
         change(doc)
         return save(doc, name)
 
@@ -410,10 +420,26 @@ class Compare(unittest.TestCase):
         self.assertEqual(set(verdicts(compare(base, slow30)[1]).values()), {"slower"})
         r, doc = compare(base, slow30, "--threshold", "50")
         self.assertEqual((r.returncode, set(verdicts(doc).values())), (0, {"same"}))
+        # --fdr: significance across the comparison, a q-value beside each p-value; Q strictly
+        # between 0 and 1 (below).
+        r, doc = compare(base, slow30, "--fdr", "0.05")
+        self.assertEqual((r.returncode, set(verdicts(doc).values())), (1, {"slower"}), r.stderr)
+        self.assertEqual(doc["options"]["fdr"], 0.05)
+        for c in doc["configurations"]:
+            self.assertGreaterEqual(c["q_value"], c["p_value"])
+            self.assertIn("q = ", c["reason"])
+        self.assertIsNone(compare(base, slow30)[1]["options"]["fdr"])
+        for fmt in ("table", "markdown"):
+            r = wb("compare", base, slow30, "--fdr", "0.05", "--format", fmt)
+            self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+            self.assertIn("false discovery rate 0.05 over 2 tests", r.stdout)
         old = self.doctored("schema2.json", lambda d: d.update(schema_version=2))
         for args, needle in [((old, BASE), "schema_version 2"),
                              ((BASE, os.path.join(TMP, "nothing.json")), "nothing.json"),
                              ((BASE, BASE, "--alpha", "2"), "--alpha"),
+                             ((BASE, BASE, "--fdr", "0"), "--fdr"),
+                             ((BASE, BASE, "--fdr", "1.5"), "--fdr"),
+                             ((BASE, BASE, "--fdr", "1"), "above 0 and below 1"),
                              ((BASE, BASE, "--fail-on", "sometimes"), "sometimes"),
                              ((BASE, BASE, "--format", "html"), "html"),
                              ((BASE, save({"results": 3}, "garbage.json")), "garbage.json")]:

@@ -4,6 +4,8 @@
 // and so do a NEW that stopped early and a comparison in which nothing matched.
 #include <boost/test/unit_test.hpp>
 
+#include "results_docs.h"
+
 #include "harness/report/compare.h"
 
 #include <string>
@@ -34,15 +36,7 @@ json result(const std::string& variant, int64_t n, const std::string& status, co
 
 wb::run_input run(const std::string& label, const std::vector<json>& results)
 {
-    json doc{{"schema_version", 4},
-             {"platform", "cpu"},
-             {"toolchain", "c++ 12"},
-             {"platform_options", {{"warp_size", 32}}},
-             {"suite", {{"name", "quick"}}},
-             {"device", {{"name", "Test CPU"}, {"arch", "x86_64"}}},
-             {"complete", true},
-             {"results", results}};
-    return {label, doc, std::nullopt};
+    return wb_test::results_run(label, results);
 }
 
 /// The verdict of the one configuration of `variant` in `cmp`.
@@ -114,6 +108,67 @@ BOOST_AUTO_TEST_CASE(a_significant_change_whose_interval_reaches_the_threshold_i
     // Faster by the same rule, on the other side.
     const json back = wb::compare_runs(run("new", {result("tree", 1024, "verified", times(1.04, 0.003))}), base, {});
     BOOST_TEST(verdict_of(back, "tree") == "faster");
+}
+
+BOOST_AUTO_TEST_CASE(fdr_flags_fewer_of_many_borderline_changes_and_gives_each_its_q_value)
+{
+    // Ten configurations: three 5.4% slower at p = 0.0055 (the exact U test of 25 against 25 samples
+    // shifted by 6% of the lowest), seven unchanged (p = 1); and one only NEW has, never tested.
+    const auto x = times(1.0, 0.01);
+    std::vector<double> shifted;
+    for (double v : x) shifted.push_back(v + 0.0601);
+    std::vector<json> b, n;
+    for (int64_t i = 0; i < 10; ++i) {
+        b.push_back(result("tree", 1024 << i, "verified", x));
+        n.push_back(result("tree", 1024 << i, "verified", i < 3 ? shifted : x));
+    }
+    n.push_back(result("atomic", 1024, "verified", x));
+    const auto base = run("base", b), now = run("new", n);
+    // Each at alpha 0.01 on its own: all three slower, and no q-value.
+    const json plain = wb::compare_runs(base, now, {});
+    BOOST_TEST((plain["counts"]["slower"] == 3));
+    BOOST_TEST(plain["options"]["fdr"].is_null());
+    for (const json& e : plain["configurations"]) BOOST_TEST(!e.contains("q_value"));
+    // At a false discovery rate of 0.01 over the ten tested: q = 10 / 3 * 0.0055 = 0.018 each, too
+    // high; noisy, not slower (large changes the test cannot single out among ten).
+    wb::compare_options strict;
+    strict.fdr = 0.01;
+    const json fdr = wb::compare_runs(base, now, strict);
+    BOOST_TEST((fdr["options"]["fdr"] == 0.01));
+    BOOST_TEST((fdr["counts"]["slower"] == 0));
+    BOOST_TEST((fdr["counts"]["noisy"] == 3));
+    BOOST_TEST((fdr["counts"]["same"] == 7));
+    BOOST_TEST(!fdr["regressed"].get<bool>());
+    const json& rows = fdr["configurations"];
+    BOOST_TEST_REQUIRE(rows.size() == 11u);
+    for (size_t i = 0; i < 10; ++i) {
+        const double p = rows[i]["p_value"], q = rows[i]["q_value"];
+        BOOST_TEST(p == plain["configurations"][i]["p_value"].get<double>()); // the test itself is the same
+        if (i < 3) {
+            BOOST_TEST(p == 0.0055, boost::test_tools::tolerance(0.01));
+            BOOST_TEST(q == 10.0 / 3 * p, boost::test_tools::tolerance(1e-12));
+            BOOST_TEST(rows[i]["verdict"] == "noisy");
+            BOOST_TEST(rows[i]["reason"] ==
+                           "+5.4%, but q = 0.018 > 0.01 (p = 0.0055): not significant among the 10 configurations "
+                           "tested",
+                       rows[i]["reason"]);
+        } else {
+            BOOST_TEST(q == 1.0);
+            BOOST_TEST(rows[i]["verdict"] == "same");
+        }
+    }
+    BOOST_TEST(rows[10]["verdict"] == "new");
+    BOOST_TEST(rows[10]["q_value"].is_null());
+    // At 0.05 the three are flagged again, and the reason names the q-value.
+    wb::compare_options loose;
+    loose.fdr = 0.05;
+    const json flagged = wb::compare_runs(base, now, loose);
+    BOOST_TEST((flagged["counts"]["slower"] == 3));
+    BOOST_TEST(flagged["configurations"][0]["reason"] == "+5.4% at q = 0.018 <= 0.05", flagged["configurations"][0]);
+    BOOST_TEST((flagged["regressions"] == json::array({"slower"})));
+    // Among three tested alone, the same p-values are q = 0.0055 <= 0.01: all slower at 0.01 too.
+    const json few = wb::compare_runs(run("base", {b[0], b[1], b[2]}), run("new", {n[0], n[1], n[2]}), strict);
+    BOOST_TEST((few["counts"]["slower"] == 3));
 }
 
 BOOST_AUTO_TEST_CASE(configurations_only_one_run_has_are_new_or_missing)

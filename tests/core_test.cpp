@@ -201,6 +201,51 @@ BOOST_AUTO_TEST_CASE(hodges_lehmann_interval_covers_the_shift)
     BOOST_TEST(std::isnan(wb::hodges_lehmann({1, 2}, {3}, 0.99).lo)); // too few for 99%
 }
 
+// Benjamini-Hochberg q-values by hand: q_(i) = min over j >= i of m p_(j) / j, in the input's order.
+BOOST_AUTO_TEST_CASE(bh_q_values_by_hand_ties_and_edges)
+{
+    auto check = [](const std::vector<double>& p, const std::vector<double>& want) {
+        const std::vector<double> q = wb::bh_q_values(p);
+        BOOST_TEST_REQUIRE(q.size() == want.size());
+        for (size_t i = 0; i < q.size(); ++i) BOOST_TEST(q[i] == want[i], boost::test_tools::tolerance(1e-12));
+    };
+    // Sorted 0.005, 0.01, 0.03, 0.04: 4p/j = 0.02, 0.02, 0.04, 0.04.
+    check({0.01, 0.04, 0.03, 0.005}, {0.02, 0.04, 0.04, 0.02});
+    // 3p/j = 0.003, 0.06, 0.9: each its own.
+    check({0.04, 0.001, 0.9}, {0.06, 0.003, 0.9});
+    // The step-up: 0.012 alone is 5 * 0.012 / 1 = 0.06, but the larger ones' 5 * p / j are 0.05, so
+    // it is 0.05 too: at Q = 0.05 all five are flagged, though 0.012 misses its own line 0.05 / 5.
+    check({0.05, 0.04, 0.03, 0.02, 0.012}, {0.05, 0.05, 0.05, 0.05, 0.05});
+    // 2 * 0.5 / 1 = 1 is lowered to the larger p-value's 0.9; never above 1.
+    check({0.5, 0.9}, {0.9, 0.9});
+    check({1, 1, 1}, {1, 1, 1});
+    // Ties share one q-value: the lowest of theirs, 4 * 0.02 / 3.
+    check({0.02, 0.5, 0.02, 0.02}, {0.08 / 3, 0.5, 0.08 / 3, 0.08 / 3});
+    // One test: q is p. None: nothing. A NaN counts as 1, an out-of-range p as the nearest bound.
+    check({0.003}, {0.003});
+    BOOST_TEST(wb::bh_q_values({}).empty());
+    check({std::numeric_limits<double>::quiet_NaN(), 0.01}, {1, 0.02});
+    check({-0.5, 2}, {0, 1});
+    // Against the procedure itself: q <= Q exactly where p <= p_(k), k the largest i with
+    // p_(i) <= i / m * Q, over pseudo-random p-values, some of them tied.
+    for (int trial = 0; trial < 200; ++trial) {
+        std::vector<double> p;
+        for (int i = 0; i < 1 + trial % 17; ++i)
+            p.push_back(std::round(std::pow(std::abs(std::sin(trial * 7.1 + i * 3.3)), 4) * 200) / 1000);
+        const std::vector<double> q = wb::bh_q_values(p);
+        std::vector<double> sorted = p;
+        std::sort(sorted.begin(), sorted.end());
+        for (double level : {0.01, 0.05, 0.2}) {
+            // Both sides with a relative margin of rounding: a p-value exactly on the line counts.
+            const double slack = 1 + 1e-12;
+            double cut = -1; // p_(k), or below every p-value
+            for (size_t i = 0; i < sorted.size(); ++i)
+                if (sorted[i] <= double(i + 1) / double(sorted.size()) * level * slack) cut = sorted[i];
+            for (size_t i = 0; i < p.size(); ++i) BOOST_TEST((q[i] <= level * slack) == (p[i] <= cut), trial);
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(inputs_depend_on_the_seed_and_position_only)
 {
     std::vector<uint32_t> a(1001), b(1001), c(1001);

@@ -19,7 +19,11 @@ the machine, not of the code.
 With WAVEBENCH_BASELINE_PLUGINS naming a base build's plugin folder (a copy: docs/compare.md, "A/B
 runs of two builds"), the suite runs as an A/B run of that build against this one instead
 (`run --baseline-plugins`, paired samples in one run) and gates at 2% (the same
-WAVEBENCH_REGRESSION_THRESHOLD overrides it); no committed baseline is needed then."""
+WAVEBENCH_REGRESSION_THRESHOLD overrides it); no committed baseline is needed then.
+
+A configuration whose plugin has the same code in both (its code digest) is `same-code`, not judged
+by its times; WAVEBENCH_REGRESSION_IGNORE_CODE_DIGEST=1 judges it by them (--ignore-code-digest), for a
+study of the noise between a build and its copy."""
 import glob
 import json
 import os
@@ -35,6 +39,7 @@ SUITE = os.path.join(SOURCE, "suites", "regression.toml")
 BASE_PLUGINS = os.environ.get("WAVEBENCH_BASELINE_PLUGINS", "")
 THRESHOLD = os.environ.get("WAVEBENCH_REGRESSION_THRESHOLD", "2" if BASE_PLUGINS else "10")
 OUT = os.path.join(BUILD, "gpu-regression")
+CODE = ["--ignore-code-digest"] if os.environ.get("WAVEBENCH_REGRESSION_IGNORE_CODE_DIGEST") == "1" else []
 
 
 # The output goes to ctest's log unless a call captures it; the user's cache of ceilings, not the tests'.
@@ -76,7 +81,7 @@ def ab_run(platform):
     results = os.path.join(OUT, "results.json")
     print(f"A/B run against the base build in {BASE_PLUGINS} at {THRESHOLD}%:\n", flush=True)
     r = wb("run", SUITE, "--platform", platform, "--no-history", "--out", results, "--baseline-plugins",
-           BASE_PLUGINS, "--threshold", THRESHOLD, capture=True)
+           BASE_PLUGINS, "--threshold", THRESHOLD, *CODE, capture=True)
     sys.stdout.write(r.stdout + r.stderr)
     with open(os.path.join(OUT, "compare.txt"), "w") as f:
         f.write(r.stdout)
@@ -113,12 +118,12 @@ def main():
         print(f"the regression suite did not run (exit status {r.returncode})")
         return 1
     print(f"\ncompared with {os.path.relpath(baseline, SOURCE)}:\n", flush=True)
-    table = wb("compare", baseline, results, "--threshold", THRESHOLD, capture=True)
+    table = wb("compare", baseline, results, "--threshold", THRESHOLD, *CODE, capture=True)
     sys.stdout.write(table.stdout + table.stderr)
     with open(os.path.join(OUT, "compare.txt"), "w") as f:
         f.write(table.stdout + table.stderr)
     with open(os.path.join(OUT, "compare.json"), "w") as f:
-        f.write(wb("compare", baseline, results, "--threshold", THRESHOLD, "--format", "json", capture=True).stdout)
+        f.write(wb("compare", baseline, results, "--threshold", THRESHOLD, *CODE, "--format", "json", capture=True).stdout)
     # compare's own exit status: 0 nothing regressed, 1 slower / failed / resources, 2 bad input.
     return table.returncode if r.returncode == 0 else 1
 

@@ -29,7 +29,15 @@ void add_ab_options(CLI::App* run, ab_options& o)
             ->check(a_path);
     add_verdict_options(run, o.compare);
     add_fail_on_option(run, o.fail_on);
-    for (const char* name : {"--alpha", "--threshold", "--fail-on"}) run->get_option(name)->needs(base);
+    for (const char* name : {"--alpha", "--threshold", "--fdr", "--calibration", "--fail-on"})
+        run->get_option(name)->needs(base);
+    run->get_option("--ignore-code-digest")->needs(base);
+    run->add_flag("--skip-same-code", o.skip_same_code,
+                  "measure neither build of a variant whose base build has the same code as this one (the plugin "
+                  "files' code digests): its results are skipped, its verdict same-code; a change to one plugin "
+                  "then measures only that one")
+        ->needs(base)
+        ->excludes("--ignore-code-digest");
 }
 
 namespace {
@@ -111,6 +119,11 @@ void ab_run::pair(std::vector<config>& plan, const suite& s, const plugin_regist
                                             "builds: " +
                                             why + " (--filter can leave it out)");
         c.base_plug = it->second;
+        if (o_.skip_same_code && c.skip.empty() && !c.plug->code_digest.empty() &&
+            c.plug->code_digest == c.base_plug->code_digest) {
+            c.same_code = true; // the runner makes its results (measure/runner.cpp)
+            c.skip = same_code_skip;
+        }
     }
     // `missing`: the configurations the suite makes of the base build's variants this build lacks.
     std::set<std::string> here;

@@ -19,11 +19,15 @@ namespace wb {
 
 struct ab_options {
     std::string baseline_plugins; // --baseline-plugins DIR: "" for no A/B run
-    compare_options compare;      // --alpha, --threshold
+    compare_options compare;      // --alpha, --threshold, --ignore-code-digest
     std::vector<std::string> fail_on;
+    bool skip_same_code = false; // --skip-same-code: variants of the same code in both builds not measured
 };
 
-/// Adds --baseline-plugins, --alpha, --threshold and --fail-on to `run`.
+/// Why a configuration of the same code in both builds is skipped (--skip-same-code), on both sides.
+inline constexpr const char* same_code_skip = "same code in both builds (--skip-same-code): not measured";
+
+/// Adds --baseline-plugins, --alpha, --threshold, --ignore-code-digest, --skip-same-code and --fail-on to `run`.
 void add_ab_options(CLI::App* run, ab_options& o);
 
 class ab_run {
@@ -36,7 +40,8 @@ public:
     /// Loads the base build's plugins in `first` (a worker_executor) or here (`in_process`).
     void load(executor& first, bool in_process);
     /// Sets each configuration's base plugin (config::base_plug), the same variant in the base
-    /// build; notes the configurations only the base build has (planned from `s`). Refuses
+    /// build, and with --skip-same-code marks those whose base has the same code (config::same_code);
+    /// notes the configurations only the base build has (planned from `s`). Refuses
     /// (std::invalid_argument) a variant whose builds declare other tunables or another SDK, or
     /// whose base is the change's own file.
     void pair(std::vector<config>& plan, const suite& s, const plugin_registry& now, const std::string& filter);

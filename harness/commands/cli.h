@@ -50,6 +50,8 @@ void add_report_command(CLI::App& app, command_list& commands);
 void add_history_command(CLI::App& app, command_list& commands);
 /// Registers `wavebench tune` (commands/tune_command.cpp).
 void add_tune_command(CLI::App& app, command_list& commands);
+/// Registers `wavebench calibrate` (commands/calibrate_command.cpp).
+void add_calibrate_command(CLI::App& app, command_list& commands);
 
 /// --db's check: a non-empty path or URL, no connection string that is no postgresql:// URL
 /// (refused_history).

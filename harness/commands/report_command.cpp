@@ -62,7 +62,7 @@ int report_command(const report_options& o)
         for (const auto& in : inputs) trend.add(in);
     }
     const size_t trend_runs = trend.size();
-    const json data = report_data(inputs, trend_runs ? std::move(trend).finish() : json(), o.compare);
+    const json data = report_data(inputs, trend_runs ? std::move(trend).finish() : json(), with_fail_on(o.compare, {}));
     write_output(o.out, report_page(data));
 
     const json& newest = data["runs"][data["newest"].get<size_t>()];

@@ -39,8 +39,9 @@ size_t total_bytes(const std::vector<buffer_shape>& shapes)
 }
 
 struct memory_plan {
-    size_t sets = 1;     // copies of the inputs on the device, rotated through
-    size_t datasets = 1; // different inputs (seeds) among them: 2 where memory allows
+    size_t sets = 1;        // copies of the inputs on the device, rotated through
+    size_t datasets = 1;    // different inputs (seeds) among them: 2 where memory allows
+    size_t flush_bytes = 0; // group_inputs::cache_flush
 };
 
 /// How many input copies and datasets fit; throws when even one does not.
@@ -53,12 +54,15 @@ memory_plan plan_memory(const platform& pf, size_t in_bytes, size_t out_bytes)
                  dev_budget = 0.8 * double(d.total_memory);
     const bool shared = pf.kind() == platform_kind::cpu;
     auto host = [&](size_t datasets) { return double(datasets) * double(in_bytes + out_bytes) + double(out_bytes); };
-    auto device = [&](size_t sets, size_t datasets) {
-        return double(sets) * double(in_bytes) + double(out_bytes) + (shared ? host(datasets) : 0);
-    };
     memory_plan p;
     // Rotate through copies of the inputs when they would fit in the cache (2x its size).
     const size_t cache = size_t(std::max<int64_t>(d.l2_cache_bytes, 0));
+    const size_t working_set = in_bytes + out_bytes;
+    if (!shared && cache > 0 && working_set >= cache / 4 && working_set <= 4 * cache) p.flush_bytes = cache;
+    auto device = [&](size_t sets, size_t datasets) {
+        return double(sets) * double(in_bytes) + double(out_bytes) + double(p.flush_bytes) +
+               (shared ? host(datasets) : 0);
+    };
     if (in_bytes > 0 && in_bytes < 2 * cache) p.sets = std::min<size_t>(16, (2 * cache + in_bytes - 1) / in_bytes);
     p.sets = std::max<size_t>(p.sets, 2);
     while (p.sets > 1 && (device(p.sets, 2) > dev_budget || host(2) > host_budget)) --p.sets;
@@ -116,6 +120,7 @@ void group_inputs::setup(uint64_t suite_seed)
         outputs.emplace_back(platform_, b.bytes.size() + guard_bytes);
         pinned_outputs_.emplace_back(platform_, b.bytes.data(), b.bytes.size()); // copied back after many runs
     }
+    if (plan.flush_bytes) cache_flush = device_buffer(platform_, plan.flush_bytes);
     fill_guards();
     lap(upload_ms, t0);
 }

@@ -30,9 +30,15 @@ public:
     /// earlier answer fails), each uploaded into several input sets so that repeated runs do not
     /// hit the cache.
     std::vector<dataset> data;
-    std::vector<std::vector<device_buffer>> input_sets;    // set s holds data[s % data.size()]
-    std::vector<device_buffer> outputs;                    // on the device, each followed by a guard
-    std::vector<host_buffer> actual;                       // the outputs copied back to the host
+    std::vector<std::vector<device_buffer>> input_sets; // set s holds data[s % data.size()]
+    std::vector<device_buffer> outputs;                 // on the device, each followed by a guard
+    std::vector<host_buffer> actual;                    // the outputs copied back to the host
+    // On a GPU where one input set and the outputs take between a quarter of the L2 and four times
+    // its size: a buffer of the L2's size, written before every run so that each starts from the
+    // same cold cache whatever ran before it (as nvbench flushes by default). Smaller working sets
+    // stay in the cache across the rotated copies (every run warm alike); larger ones stream
+    // through it. Empty elsewhere (the cpu platform: its caches are the host's).
+    device_buffer cache_flush;
     std::string setup_error;                               // why the group cannot run, or ""
     double inputs_ms = 0, reference_ms = 0, upload_ms = 0; // host time making them (wall_time)
 

@@ -5,6 +5,7 @@
 #include "harness/common/files.h"
 #include "harness/measure/ab.h"
 #include "harness/measure/executor.h"
+#include "harness/measure/plugin_args.h"
 #include "harness/measure/result_steps.h"
 #include "harness/measure/stopping.h"
 #include "harness/platform/platform_options.h"
@@ -51,56 +52,6 @@ std::string lane_order_note(const platform& pf)
            "right in forward order, the kernel has a race between the lanes of a wavefront (warp-synchronous code "
            "that assumes lock-step needs __syncwarp, shuffles or barriers)";
 }
-
-/// The arguments the plugin's functions get (wb_args), and the storage they point into.
-struct plugin_args {
-    plugin_args(const config& c, group_inputs& g, void* stream) : g(g), in(g.data.front().inputs.size())
-    {
-        // The parameters as the plugin sees them: family parameters, then tunables.
-        for (const auto* m : {&c.family_params, &c.tunables})
-            for (const auto& [k, v] : *m) {
-                wb_param p{k.c_str(), WB_INT, 0, 0, nullptr};
-                if (auto i = std::get_if<int64_t>(&v))
-                    p.i = *i;
-                else if (auto f = std::get_if<double>(&v))
-                    p = {k.c_str(), WB_REAL, 0, *f, nullptr};
-                else
-                    p = {k.c_str(), WB_STRING, 0, 0, std::get<std::string>(v).c_str()};
-                params.push_back(p);
-            }
-        for (auto& b : g.outputs) out.push_back(b.get());
-        for (auto& b : g.actual) host_out.push_back(b.bytes.data());
-        args.size = sizeof(wb_args);
-        args.stream = stream;
-        args.params = params.data();
-        args.n_params = uint32_t(params.size());
-        args.in = in.data();
-        args.n_in = uint32_t(in.size());
-        args.out = out.data();
-        args.host_out = host_out.data();
-        args.n_out = uint32_t(out.size());
-        args.message = message;
-        args.message_size = sizeof message;
-        args.note = note;
-        args.note_size = sizeof note;
-        use_inputs(0);
-    }
-    plugin_args(const plugin_args&) = delete;
-    plugin_args& operator=(const plugin_args&) = delete;
-
-    /// Points the plugin at input copy `set`.
-    void use_inputs(size_t set)
-    {
-        for (size_t i = 0; i < in.size(); ++i) in[i] = g.input_sets[set][i].get();
-    }
-
-    group_inputs& g;
-    std::vector<wb_param> params;
-    std::vector<const void*> in;
-    std::vector<void*> out, host_out;
-    char message[2048] = "", note[512] = "";
-    wb_args args{};
-};
 
 } // namespace
 
@@ -157,16 +108,27 @@ namespace {
 class measurement {
 public:
     measurement(const std::shared_ptr<platform>& pf, const config& c, group_inputs& g, const run_settings& settings,
-                result& r)
-        : pf_(pf), c_(c), fam_(*c.plug->fam), d_(*c.plug->desc), g_(g), settings_(settings), r_(r), stream_(pf),
-          a_(c, g, stream_.get()), telemetry_(pf->kind(), pf->device(), r.telemetry)
+                result& r, std::shared_ptr<timed_stream> stream)
+        : pf_(pf), c_(c), fam_(*c.plug->fam), d_(*c.plug->desc), g_(g), settings_(settings), r_(r),
+          stream_(stream ? std::move(stream) : std::make_shared<timed_stream>(pf)), a_(c, g, stream_->get()),
+          telemetry_(pf->kind(), pf->device(), r.telemetry), warm_left_(settings.warmup)
     {
     }
 
+    /// The plugin's prepare; called again after release (an A/B run's second half, measure/ab.cpp),
+    /// it counts to the wall time only, and the warm-up is made again.
     void prepare();
     /// Runs until the criterion has enough, or a run fails verification; a second call goes on
-    /// where the first stopped (A/B runs take turns, measure/ab.cpp).
+    /// where the first stopped (A/B runs take turns, measure/ab.cpp). The warm-up runs left come
+    /// first.
     void repeat(const stopping_criterion& enough);
+    /// Up to `runs` of the warm-up runs left (A/B runs warm both builds up in turns).
+    void warm_up(int runs)
+    {
+        for (int i = 0; i < runs && warm_left_ > 0 && r_.st == status::verified; ++i)
+            if (!run_one()) break;
+    }
+    int warm_left() const { return warm_left_; }
     /// --energy: joules per run over a loop of back-to-back runs (telemetry/record.h).
     void energy()
     {
@@ -176,7 +138,7 @@ public:
             [&] {
                 if (d_.run(&a_.args) != WB_OK || (d_.finish && d_.finish(&a_.args) != WB_OK))
                     throw std::runtime_error("run failed in the energy loop: " + utf8(a_.message));
-                stream_.sync();
+                stream_->sync();
             },
             fam_.metric.work(c_.family_params), work_unit(fam_.metric.unit), r_.telemetry);
     }
@@ -188,7 +150,8 @@ public:
         enter(stage::release);
         const auto t0 = clock::now();
         if (prepared_ && d_.release) d_.release(&a_.args);
-        r_.wall.release = ms_since(t0);
+        prepared_ = false;
+        r_.wall.release += ms_since(t0);
     }
 
     std::vector<double> times, walls; // each measured run's kernel and wall milliseconds
@@ -197,13 +160,16 @@ private:
     /// Untimed set-up counts until its device work is done.
     void settle(const char* what)
     {
-        stream_.sync();
+        stream_->sync();
         platform::check(pf_->api().stream_sync(nullptr), what);
     }
     /// The plugin's own layout of input set `set`, untimed, when it has one and another set was bound.
     void bind(size_t set);
-    /// One run from outputs poisoned with `poison`: its kernel and wall milliseconds.
+    /// One run from outputs poisoned with `poison` (and the cache flushed where the group asks):
+    /// its kernel and wall milliseconds.
     std::pair<double, double> run_once(int poison);
+    /// The next run, warm-up or measured, verified where its turn is: false when it failed.
+    bool run_one();
     /// The outputs copied to the host for verify (where the plugin has no finish that does it).
     void fetch_outputs()
     {
@@ -213,7 +179,7 @@ private:
     }
     /// Compares run `run`'s outputs (on the host) with the reference; false (and the result
     /// failed) when wrong.
-    bool verify(int run, int poison, const group_inputs::dataset& data);
+    bool verify(int run, bool warm, int poison, const group_inputs::dataset& data);
 
     const std::shared_ptr<platform>& pf_;
     const config& c_;
@@ -222,12 +188,14 @@ private:
     group_inputs& g_;
     const run_settings& settings_;
     result& r_;
-    timed_stream stream_;
+    std::shared_ptr<timed_stream> stream_; // an A/B run's two builds share one
     plugin_args a_;
     telemetry_sampler telemetry_; // a reading after each measured run
     bool prepared_ = false;
+    int prepares_ = 0;          // prepare calls so far
     size_t bound_ = size_t(-1); // the input set the plugin last bound
     int run_ = 0;               // the next run (warm-up included)
+    int warm_left_;             // warm-up runs still to make
     double measured_ms_ = 0;    // device time of the measured runs so far
     clock::time_point started_; // when the first run began
 };
@@ -235,13 +203,20 @@ private:
 void measurement::prepare()
 {
     prepared_ = true; // from here on, release: a failed or declined prepare may hold half its state
+    const bool again = prepares_++ > 0;
     enter(stage::prepare);
+    if (again) { // the plugin's state is new: bound to no input, cold
+        bound_ = size_t(-1);
+        warm_left_ = settings_.warmup;
+    }
     if (d_.prepare) {
         const auto t0 = clock::now();
         const int32_t st = d_.prepare(&a_.args);
         if (st == WB_OK) settle("waiting for the plugin's prepare");
-        r_.prepare_ms = ms_since(t0);
-        r_.wall.prepare = r_.prepare_ms;
+        if (!again) r_.prepare_ms = ms_since(t0);
+        r_.wall.prepare += ms_since(t0);
+        if (again && st != WB_OK)
+            throw std::runtime_error("prepare failed when called again after release: " + utf8(a_.message));
         if (st == WB_SKIP) {
             r_.st = status::skipped;
             r_.message = a_.message[0] ? utf8(a_.message) : "the plugin declined this configuration";
@@ -249,6 +224,7 @@ void measurement::prepare()
             throw std::runtime_error("prepare failed: " + utf8(a_.message));
         }
     }
+    if (again) return;
     r_.note = utf8(a_.note);
     const auto t0 = clock::now();
     r_.kernels = kernels_of(*pf_, c_, a_.args);
@@ -273,27 +249,33 @@ std::pair<double, double> measurement::run_once(int poison)
     enter(stage::run);
     const auto poisoning = clock::now();
     for (size_t i = 0; i < a_.out.size(); ++i) {
-        platform::check(pf_->api().fill(a_.out[i], poison, g_.actual[i].bytes.size(), stream_.get()),
+        platform::check(pf_->api().fill(a_.out[i], poison, g_.actual[i].bytes.size(), stream_->get()),
                         "poisoning the outputs");
         if (d_.finish) std::memset(a_.host_out[i], poison, g_.actual[i].bytes.size()); // else the copy overwrites all
     }
-    stream_.sync();
+    // Where the working set is near the cache's size, what the cache holds of it would depend on
+    // which run came before (the same build's or, in an A/B run, the other's): writing a buffer of
+    // the cache's size leaves every run the same, cold cache (group_inputs::cache_flush).
+    if (g_.cache_flush.bytes())
+        platform::check(pf_->api().fill(g_.cache_flush.get(), run_ & 0xFF, g_.cache_flush.bytes(), stream_->get()),
+                        "flushing the cache");
+    stream_->sync();
     r_.wall.poison += ms_since(poisoning);
 
     const auto t0 = clock::now();
-    stream_.start();
+    stream_->start();
     const int32_t st = d_.run(&a_.args);
-    stream_.stop();
-    stream_.sync();
+    stream_->stop();
+    stream_->sync();
     if (st != WB_OK) throw std::runtime_error("run failed: " + utf8(a_.message));
     enter(stage::finish);
     if (d_.finish && d_.finish(&a_.args) != WB_OK) throw std::runtime_error("finish failed: " + utf8(a_.message));
     enter(stage::verify);
     const double wall = ms_since(t0);
-    return {stream_.elapsed_ms(), wall};
+    return {stream_->elapsed_ms(), wall};
 }
 
-bool measurement::verify(int run, int poison, const group_inputs::dataset& data)
+bool measurement::verify(int run, bool warm, int poison, const group_inputs::dataset& data)
 {
     if (std::string overrun = g_.check_guards(); !overrun.empty()) {
         r_.st = status::failed;
@@ -304,8 +286,8 @@ bool measurement::verify(int run, int poison, const group_inputs::dataset& data)
         const comparison cmp = compare(data.expected[i], g_.actual[i], fam_.tolerance);
         if (!cmp.ok) {
             r_.st = status::failed;
-            r_.message = "run " + std::to_string(run + 1) + (run < settings_.warmup ? " (warm-up, " : " (") +
-                         poison_note(poison) + ", input seed " + std::to_string(data.seed) + "), output '" +
+            r_.message = "run " + std::to_string(run + 1) + (warm ? " (warm-up, " : " (") + poison_note(poison) +
+                         ", input seed " + std::to_string(data.seed) + "), output '" +
                          fam_.outputs(c_.family_params)[i].name + "': " + cmp.detail + lane_order_note(*pf_);
             return false;
         }
@@ -315,33 +297,43 @@ bool measurement::verify(int run, int poison, const group_inputs::dataset& data)
 
 void measurement::repeat(const stopping_criterion& criterion)
 {
-    if (run_ == 0) started_ = clock::now();
-    auto enough = [&](int run) { return criterion.enough({run - settings_.warmup, measured_ms_, ms_since(started_)}); };
-    for (int& run = run_; r_.st == status::verified && !enough(run); ++run) {
-        // Alternate two poisons: an element left unwritten fails at least one of two runs.
-        const int poison = run % 2 ? 0x5A : 0xA5;
-        const size_t set = size_t(run) % g_.input_sets.size();
-        a_.use_inputs(set);
-        bind(set);
-        // Every run starts from a poisoned output (the same conditions for every timed run); the
-        // first runs are all compared with the reference, then every verify_every-th.
-        const bool check = run < settings_.warmup + 2 * int(g_.input_sets.size()) || run % settings_.verify_every == 0;
-        const auto [kernel, wall] = run_once(poison);
-        (run < settings_.warmup ? r_.wall.warmup : r_.wall.timed) += wall;
-        ++r_.runs;
-        auto t0 = clock::now();
-        if (check) fetch_outputs();
-        r_.runs_checked += check;
-        const bool wrong = check && !verify(run, poison, g_.of_set(set));
-        lap(r_.wall.verify, t0);
-        if (wrong) break;
-        if (run >= settings_.warmup) {
-            telemetry_.after_run(); // outside the timed region
-            times.push_back(kernel);
-            walls.push_back(wall);
-            measured_ms_ += kernel;
-        }
+    while (r_.st == status::verified) {
+        if (warm_left_ == 0 && criterion.enough({int(times.size()), measured_ms_, ms_since(started_)})) break;
+        if (!run_one()) break;
     }
+}
+
+bool measurement::run_one()
+{
+    if (run_ == 0) started_ = clock::now();
+    const int run = run_++;
+    const bool warm = warm_left_ > 0;
+    // Alternate two poisons: an element left unwritten fails at least one of two runs.
+    const int poison = run % 2 ? 0x5A : 0xA5;
+    const size_t set = size_t(run) % g_.input_sets.size();
+    a_.use_inputs(set);
+    bind(set);
+    // Every run starts from a poisoned output (the same conditions for every timed run); the
+    // first runs are all compared with the reference, then every verify_every-th.
+    const bool check = run < settings_.warmup + 2 * int(g_.input_sets.size()) || run % settings_.verify_every == 0;
+    const auto [kernel, wall] = run_once(poison);
+    (warm ? r_.wall.warmup : r_.wall.timed) += wall;
+    ++r_.runs;
+    auto t0 = clock::now();
+    if (check) fetch_outputs();
+    r_.runs_checked += check;
+    const bool wrong = check && !verify(run, warm, poison, g_.of_set(set));
+    lap(r_.wall.verify, t0);
+    if (wrong) return false;
+    if (warm) {
+        --warm_left_;
+    } else {
+        telemetry_.after_run(); // outside the timed region
+        times.push_back(kernel);
+        walls.push_back(wall);
+        measured_ms_ += kernel;
+    }
+    return true;
 }
 
 void measurement::counters()
@@ -352,17 +344,18 @@ void measurement::counters()
     r_.counters = read_counters(*pf_, [&] { run_once(0xA5); });
     r_.counters->work = fam_.metric.work(c_.family_params), r_.counters->work_unit = work_unit(fam_.metric.unit);
     fetch_outputs();
-    if (!verify(run_, 0xA5, g_.of_set(set))) r_.message = "the counters' run: " + r_.message;
+    if (!verify(run_, false, 0xA5, g_.of_set(set))) r_.message = "the counters' run: " + r_.message;
     describe_counters(*r_.counters, r_.kernels, pf_->device());
 }
 
 } // namespace
 
 struct staged_measurement::state {
-    state(const std::shared_ptr<platform>& pf, const config& c, group_inputs& g, const run_settings& s)
+    state(const std::shared_ptr<platform>& pf, const config& c, group_inputs& g, const run_settings& s,
+          std::shared_ptr<timed_stream> stream)
         : pf(pf), c(c), g(g), r(result_for(c)), energy(s.energy), counters(s.counters)
     {
-        if (describe_inputs(c, g, r)) m = std::make_unique<measurement>(pf, c, g, s, r);
+        if (describe_inputs(c, g, r)) guarded([&] { m = std::make_unique<measurement>(pf, c, g, s, r, stream); });
     }
     /// What `step` throws is the result's error.
     template <class F> void guarded(F step)
@@ -385,8 +378,8 @@ struct staged_measurement::state {
 };
 
 staged_measurement::staged_measurement(const std::shared_ptr<platform>& pf, const config& c, group_inputs& g,
-                                       const run_settings& settings)
-    : s_(std::make_unique<state>(pf, c, g, settings))
+                                       const run_settings& settings, std::shared_ptr<timed_stream> stream)
+    : s_(std::make_unique<state>(pf, c, g, settings, std::move(stream)))
 {
     if (s_->m) s_->guarded([&] { s_->m->prepare(); });
 }
@@ -398,6 +391,23 @@ bool staged_measurement::running() const { return s_->m && s_->r.st == status::v
 void staged_measurement::repeat(const stopping_criterion& enough)
 {
     if (running()) s_->guarded([&] { s_->m->repeat(enough); });
+}
+
+void staged_measurement::warm_up(int runs)
+{
+    if (running()) s_->guarded([&] { s_->m->warm_up(runs); });
+}
+
+int staged_measurement::warm_left() const { return running() ? s_->m->warm_left() : 0; }
+
+void staged_measurement::release()
+{
+    if (running()) s_->guarded([&] { s_->m->release(); });
+}
+
+void staged_measurement::prepare_again()
+{
+    if (running()) s_->guarded([&] { s_->m->prepare(); });
 }
 
 size_t staged_measurement::samples() const { return s_->m ? s_->m->times.size() : 0; }

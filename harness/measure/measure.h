@@ -26,12 +26,21 @@ class stopping_criterion;
 /// where the last stopped), then `finish` (released, the inputs checked, the times summed up).
 class staged_measurement {
 public:
+    /// `stream`: the stream and events to run on (an A/B run's two builds share one); null for one of its own.
     staged_measurement(const std::shared_ptr<platform>& pf, const config& c, group_inputs& g,
-                       const run_settings& settings);
+                       const run_settings& settings, std::shared_ptr<timed_stream> stream = nullptr);
     ~staged_measurement();
     /// Prepared and every checked run verified so far: more runs may be made.
     bool running() const;
+    /// Runs (the warm-up left first) until `enough` says so.
     void repeat(const stopping_criterion& enough);
+    /// Up to `runs` of the warm-up runs left, and how many are left.
+    void warm_up(int runs);
+    int warm_left() const;
+    /// The plugin released, then prepared again (with a warm-up again): what its prepare allocates
+    /// changes place (an A/B run's second half swaps the builds' order, measure/ab.cpp).
+    void release();
+    void prepare_again();
     /// The measured runs so far (warm-up excluded).
     size_t samples() const;
     /// The device time of the first `n` measured runs.

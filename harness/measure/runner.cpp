@@ -22,11 +22,26 @@ namespace {
 
 const auto process_start = std::chrono::steady_clock::now(); // when the harness library was loaded
 
+/// Both builds' results of a configuration they have the same code of (config::same_code):
+/// skipped, made here rather than by the executor, which would make the group's inputs for them.
+result not_measured(const config& c)
+{
+    result r = result_for(c);
+    r.st = status::skipped;
+    r.message = c.skip;
+    config base = c;
+    base.plug = c.base_plug;
+    r.ab_base = std::make_shared<result>(result_for(base));
+    r.ab_base->st = status::skipped;
+    r.ab_base->message = c.skip;
+    return r;
+}
+
 /// Measures `c` on `e`, with when it started and how long it took in the result's wall_time.
 result timed_measure(executor& e, const config& c, const run_settings& s)
 {
     const double start = ms_since_process_start();
-    result r = e.measure(c, s);
+    result r = c.same_code && c.base_plug ? not_measured(c) : e.measure(c, s);
     r.wall.start = start;
     r.wall.total = ms_since_process_start() - start;
     return r;
@@ -132,6 +147,12 @@ void runner::label(const config& c, result& r)
 {
     r.plan_index = c.index;
     r.message = shown(r.message, 4096); // a plugin's words: printable and bounded on the console and in JSON
+    r.code_digest = c.plug->code_digest;
+    r.device_code_digest = c.plug->device_code_digest;
+    if (r.ab_base && c.base_plug) {
+        r.ab_base->code_digest = c.base_plug->code_digest;
+        r.ab_base->device_code_digest = c.base_plug->device_code_digest;
+    }
 }
 
 void runner::finish(const config& c, result r, std::vector<result>& results, size_t& begin, const on_result& done)

@@ -27,6 +27,9 @@ struct config {
     // An A/B run (--baseline-plugins): the same variant of the base build, measured interleaved
     // with `plug` (measure/ab.h); null when there is none (or no A/B run).
     const plugin* base_plug = nullptr;
+    // --skip-same-code: `base_plug` has the same code as `plug` (plugin::code_digest), so neither is
+    // measured: the runner makes both results skipped, `skip` saying why, without the executor.
+    bool same_code = false;
 };
 
 /// Why plugin `p` cannot run these tunables: a value outside a tunable's domain, else a constraint

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <elf.h>
+#include <stdexcept>
 
 namespace wb {
 
@@ -328,6 +329,39 @@ std::string check_plugin_image(std::string_view image)
         return "";
     } catch (const refused& e) {
         return e.why;
+    }
+}
+
+std::vector<elf_section> elf_sections(std::string_view image)
+{
+    try {
+        const image_reader r(image);
+        const Elf64_Ehdr h = check_header(r, image);
+        const sections s = check_sections(r, h);
+        // More than 0xff00 sections: the index of the names' section is in section 0's sh_link.
+        const uint64_t at = h.e_shstrndx == SHN_XINDEX ? s.at(r, 0).sh_link : h.e_shstrndx;
+        if (at == SHN_UNDEF || at >= s.count)
+            refuse("is corrupt: its section names are in section " + std::to_string(at) + " (e_shstrndx), which " +
+                   (at ? "does not exist (there are " + std::to_string(s.count) + ")" : "is none") + rebuild);
+        const std::string names_what = "its section names (section " + std::to_string(at) + ")";
+        const Elf64_Shdr names_header = s.at(r, at);
+        if (names_header.sh_type != SHT_STRTAB)
+            refuse("is corrupt: " + names_what + " are not a string table" + rebuild);
+        const std::string_view names = contents(r, names_header, names_what);
+        std::vector<elf_section> out;
+        for (uint64_t i = 1; i < s.count; ++i) {
+            const Elf64_Shdr sh = s.at(r, i);
+            const std::string what = "its section " + std::to_string(i);
+            const size_t end = sh.sh_name < names.size() ? names.find('\0', sh.sh_name) : std::string_view::npos;
+            if (end == std::string_view::npos)
+                refuse("is corrupt: the name of " + what + " (at " + std::to_string(sh.sh_name) + ") is not within " +
+                       names_what + rebuild);
+            out.push_back({names.substr(sh.sh_name, end - sh.sh_name), sh.sh_type, sh.sh_flags,
+                           sh.sh_type == SHT_NOBITS ? std::string_view() : contents(r, sh, what)});
+        }
+        return out;
+    } catch (const refused& e) {
+        throw std::invalid_argument(e.why);
     }
 }
 

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace wb {
 
@@ -24,6 +25,22 @@ std::string check_plugin_image(std::string_view image);
 /// Reads `file` (a regular file of at most plugin_file_limit bytes: a FIFO or a device is refused
 /// without waiting on it) and checks it with check_plugin_image; "" or the reason, worded the same.
 std::string check_plugin_file(const std::filesystem::path& file);
+
+/// A section of an ELF file: its name (from the section-name table), type (SHT_...), flags (SHF_...)
+/// and its bytes in the file (none for SHT_NOBITS, which has none there).
+struct elf_section {
+    std::string_view name;
+    uint32_t type = 0;
+    uint64_t flags = 0;
+    std::string_view contents;
+};
+
+/// The sections of `image` (a file's bytes) in the table's order, section 0 (reserved) left out;
+/// every name and contents checked to lie within the bytes, which the views point into. For a file
+/// check_plugin_image passed: the ELF header is checked as it checks it, the dynamic symbol table
+/// and entry point are not. Throws std::invalid_argument with what is wrong, worded as
+/// check_plugin_image words it.
+std::vector<elf_section> elf_sections(std::string_view image);
 
 /// ELF machine `e_machine` for messages: "AArch64", "an AMD GPU", else "an unknown machine".
 std::string elf_machine_name(uint16_t e_machine);

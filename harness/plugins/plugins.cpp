@@ -3,6 +3,7 @@
 #include "harness/common/build_info.h"
 #include "harness/common/files.h"
 #include "harness/platform/platform.h"
+#include "harness/plugins/code_digest.h"
 #include "harness/plugins/plugin_file.h"
 
 #include <algorithm>
@@ -257,6 +258,14 @@ void plugin_registry::add_declared(plugin p)
     for (const auto& q : plugins_)
         if (q.fam == p.fam && q.variant == p.variant)
             return reject(p.path, "is a second " + q.name() + " (already loaded from " + q.path.string() + ")");
+    p.code_digest.clear();
+    p.device_code_digest.clear();
+    if (code_digests_) try { // once per file; one that cannot be read again is compared by its times
+            code_digests d = code_digests_of(p.path);
+            p.code_digest = std::move(d.code);
+            p.device_code_digest = std::move(d.device);
+        } catch (const std::exception&) {
+        }
     plugins_.push_back(std::move(p));
     std::sort(plugins_.begin(), plugins_.end(), [](const plugin& a, const plugin& b) { return a.name() < b.name(); });
 }

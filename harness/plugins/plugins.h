@@ -60,6 +60,10 @@ struct plugin {
     std::vector<constraint_decl> constraints; // SDK 2.2; none before
     std::filesystem::path path;
     uint32_t sdk_version = 0; // WAVEBENCH_SDK_VERSION of its build (200: SDK 2.0, which did not say)
+    // Its file's code (plugins/code_digest.h), digested by the registry that holds it: the same
+    // code in two builds has the same digest. "" where not digested (a worker's registry, a file
+    // that could not be read again); device_code_digest "" too where it has no device code.
+    std::string code_digest, device_code_digest;
 
     std::shared_ptr<boost::dll::shared_library> library; // keeps `desc` and its functions alive
     const wb_plugin* desc = nullptr;                     // null where the code is not loaded
@@ -116,7 +120,13 @@ std::string describe_allowed(const tunable_decl& t);
 
 class plugin_registry {
 public:
-    explicit plugin_registry(platform_kind platform) : platform_(platform) {}
+    /// `code_digests`: each plugin added gets its file's digests (plugin::code_digest). A worker's
+    /// registry does without: the harness digests the files itself, not taking the word of a
+    /// process that ran the plugins' code.
+    explicit plugin_registry(platform_kind platform, bool code_digests = true)
+        : platform_(platform), code_digests_(code_digests)
+    {
+    }
     /// By name ("cpu"); throws std::invalid_argument for a name that is no platform.
     explicit plugin_registry(std::string_view platform);
 
@@ -126,7 +136,7 @@ public:
     /// bytes pass check_plugin_file (harness/plugins/plugin_file.h).
     void add_file(const std::filesystem::path& file);
     /// Adds a plugin another process loaded (its declarations only), or a rejection: one that
-    /// fails check_declaration, or a second of the same name.
+    /// fails check_declaration, or a second of the same name. Digests its file (code_digests).
     void add_declared(plugin p);
     void reject(const std::filesystem::path& p, std::string why) { rejections_.push_back({p, std::move(why)}); }
 
@@ -140,6 +150,7 @@ public:
 
 private:
     platform_kind platform_;
+    bool code_digests_ = true;
     std::vector<plugin> plugins_;
     std::vector<rejection> rejections_;
 };

@@ -97,8 +97,10 @@ void change_interval(json& e, const std::vector<double>& x, const std::vector<do
     if (std::isfinite(s.lo)) e["ci"] = {std::exp(s.lo) - 1, std::exp(s.hi) - 1};
 }
 
-/// The verdict of two verified results from their kernel-time samples.
-void time_verdict(json& e, const std::vector<double>& x, const std::vector<double>& y, const compare_options& o)
+/// The test of two verified results' kernel-time samples, recorded in the row, for decide_verdicts;
+/// none where they cannot be tested (the verdict `untested`, decided here).
+std::optional<tested_pair> time_test(json& e, const std::vector<double>& x, const std::vector<double>& y,
+                                     const compare_options& o)
 {
     const double mb = median_of(x), mn = median_of(y);
     e["base"]["median_ms"] = mb;
@@ -106,7 +108,7 @@ void time_verdict(json& e, const std::vector<double>& x, const std::vector<doubl
     if (x.empty() || y.empty() || mb <= 0) { // a verified result the gate cannot judge: never a pass
         e["verdict"] = "untested";
         e["reason"] = x.empty() || y.empty() ? "no samples to compare" : "a median of 0 ms in BASE";
-        return;
+        return std::nullopt;
     }
     const bool paired = o.paired && x.size() == y.size();
     const rank_test t = paired ? rank_test{} : mann_whitney(x, y);
@@ -127,46 +129,22 @@ void time_verdict(json& e, const std::vector<double>& x, const std::vector<doubl
     }
     e["change"] = change;
     e["p_value"] = p;
-    const bool significant = p < o.alpha, large = std::abs(change) >= o.threshold;
-    // The interval of the change reaches the threshold on the change's side: a change of the
-    // threshold is among those the samples allow. Significant and reaching is a verdict too, so
-    // that a change of the threshold itself is caught (its estimate falls below the threshold
-    // in about half the runs).
-    const bool reaches =
-        e.contains("ci") && e["ci"].is_array() &&
-        (change > 0 ? e["ci"][1].get<double>() >= o.threshold : e["ci"][0].get<double>() <= -o.threshold);
-    if (significant && (large || reaches)) {
-        e["verdict"] = change > 0 ? "slower" : "faster";
-        e["reason"] =
-            percent_text(change) + " at p = " + p_text(p) + " < " + p_text(o.alpha) +
-            (large ? "" : ", and its interval reaches " + percent_text(change > 0 ? o.threshold : -o.threshold));
-    } else if (!large) {
-        e["verdict"] = "same";
-        e["reason"] =
-            "the medians differ by " + percent_text(change) + ", less than " + percent_text(o.threshold, false);
-    } else if (least_p >= o.alpha) {
-        // Slower by the threshold or more, and no test of these samples could say so: untested.
-        e["verdict"] = change > 0 ? "untested" : "noisy";
-        e["reason"] = percent_text(change) + ", but " + std::to_string(x.size()) + " and " + std::to_string(y.size()) +
-                      " samples are too few for the test to reach p < " + p_text(o.alpha);
-    } else {
-        e["verdict"] = "noisy";
-        e["reason"] = percent_text(change) + ", but p = " + p_text(p) + ": the samples are too scattered to tell";
-    }
+    return tested_pair{0, change, p, least_p, x.size(), y.size()};
 }
 
-/// The verdict of a configuration in both runs: from the times where both verified, else from
-/// the statuses.
-void pair_verdict(json& e, const json& b, const json& n, const results_reader& rb, const results_reader& rn,
-                  const compare_options& o)
+/// The verdict of a configuration in both runs: from the times where both verified (what their
+/// test left, returned for decide_verdicts), else from the statuses.
+std::optional<tested_pair> pair_verdict(json& e, const json& b, const json& n, const results_reader& rb,
+                                        const results_reader& rn, const compare_options& o)
 {
     const auto sb = status_of(b), sn = status_of(n);
     const bool vb = sb == status::verified, vn = sn == status::verified;
     auto error_of = [](const json& x) {
         return x.value("error", json()).is_string() ? ": " + shown(x["error"].get<std::string>(), 300) : std::string();
     };
+    std::optional<tested_pair> tested;
     if (vb && vn) {
-        time_verdict(e, samples(b, rb), samples(n, rn), o);
+        tested = time_test(e, samples(b, rb), samples(n, rn), o);
     } else if (vb) { // skipped in NEW too: what BASE verified is not verified any more
         e["verdict"] = "failed";
         e["reason"] = "verified in BASE, " + shown(status_text(n), 40) + " in NEW" + error_of(n);
@@ -182,13 +160,17 @@ void pair_verdict(json& e, const json& b, const json& n, const results_reader& r
     }
     e["resources"] = resource_changes(b, n);
     e["conditions"] = run_conditions(b, n, o.threshold);
+    return tested;
 }
 
 /// A result's status, samples and median, as a row of the comparison shows it.
 json brief(const json& r, const results_reader& rd)
 {
     const auto x = samples(r, rd);
-    return {{"status", status_text(r)}, {"samples", x.size()}, {"median_ms", x.empty() ? json() : json(median_of(x))}};
+    return {{"status", status_text(r)},
+            {"samples", x.size()},
+            {"median_ms", x.empty() ? json() : json(median_of(x))},
+            {"code_digest", code_digest_field(r)}};
 }
 
 /// A result's parameters, which compare needs in every result (of any type: they only match).
@@ -226,7 +208,8 @@ std::string benchmark_of(const json& r, const results_reader& rd)
     return rd.name(r, "family", "") + "/" + rd.name(r, "variant", "");
 }
 
-/// What configurations match by: family, variant and parameters (the platform is the run's).
+} // namespace
+
 std::string match_key(const json& r, const results_reader& rd)
 {
     const json& params = params_of(r, rd);
@@ -235,6 +218,8 @@ std::string match_key(const json& r, const results_reader& rd)
         for (const auto& [k, v] : params.items()) p[k] = match_value(v);
     return benchmark_of(r, rd) + " " + p.dump(-1, ' ', false, json::error_handler_t::replace);
 }
+
+namespace {
 
 /// Every configuration of NEW with its match in BASE, then those only BASE has; a key that a suite
 /// repeats matches in order.
@@ -246,6 +231,7 @@ json matched_rows(const run_input& base, const run_input& now, const results_rea
     for (const json& r : rb.results(base.doc)) in_base.emplace(key(r, rb), &r);
     json rows = json::array();
     std::set<const json*> matched;
+    std::vector<tested_pair> tested; // decided once all are tested: with --fdr, each depends on all
     for (const json& r : rn.results(now.doc)) {
         json e = row_of(r, rn);
         e["new"] = brief(r, rn);
@@ -255,7 +241,10 @@ json matched_rows(const run_input& base, const run_input& now, const results_rea
         if (b) {
             matched.insert(b);
             e["base"] = brief(*b, rb);
-            pair_verdict(e, *b, r, rb, rn, o);
+            if (auto t = pair_verdict(e, *b, r, rb, rn, o)) {
+                t->row = rows.size();
+                tested.push_back(*t);
+            }
         } else {
             e.update(json{{"verdict", "new"}, {"reason", "not in BASE"}, {"base", nullptr}});
         }
@@ -268,6 +257,8 @@ json matched_rows(const run_input& base, const run_input& now, const results_rea
                 {"verdict", "missing"}, {"reason", "in BASE, not in NEW"}, {"base", brief(r, rb)}, {"new", nullptr}});
             rows.push_back(e);
         }
+    decide_verdicts(rows, tested, o);
+    same_code_verdicts(rows, o); // once the times have their verdicts: kept as `would_be`
     return rows;
 }
 
@@ -378,18 +369,20 @@ json compare_runs(const run_input& base, const run_input& now, const compare_opt
 {
     const results_reader rb{"BASE (" + base.label + ")"}, rn{"NEW (" + now.label + ")"};
     const auto diffs = check_comparable(base, now, rb, rn, o);
+    check_calibration(o, now.doc);
     const json rows = matched_rows(base, now, rb, rn, o);
 
     // What counts, and whether it fails the comparison.
     json counts = json::object();
     size_t worse_resources = 0, matched = 0, other_clocks = 0;
     for (const auto& v : {"faster", "slower", "same", "noisy", "untested", "failed", "fixed", "not verified", "skipped",
-                          "new", "missing"})
+                          "new", "missing", "same-code"})
         counts[v] = 0;
     for (const auto& e : rows) {
         counts[e["verdict"].get<std::string>()] = counts[e["verdict"].get<std::string>()].get<int>() + 1;
-        worse_resources += std::count_if(e["resources"].begin(), e["resources"].end(),
-                                         [](const json& c) { return c["worse"].get<bool>(); });
+        if (e["verdict"] != "same-code") // the same code's figures: what moved is a counter's measurement
+            worse_resources += std::count_if(e["resources"].begin(), e["resources"].end(),
+                                             [](const json& c) { return c["worse"].get<bool>(); });
         matched += e["base"].is_object() && e["new"].is_object();
         other_clocks += e["conditions"].value("clocks_differ", false);
     }
@@ -406,13 +399,17 @@ json compare_runs(const run_input& base, const run_input& now, const compare_opt
               {"threshold", o.threshold},
               {"fail_on", fail_on},
               {"allow_device_change", o.allow_device_change},
-              {"paired", o.paired}}},
+              {"ignore_code_digest", o.ignore_code_digest},
+              {"paired", o.paired},
+              {"fdr", o.fdr ? json(*o.fdr) : json()}}},
             {"configurations", rows},
             {"counts", counts},
             {"matched", matched},
             {"resource_regressions", worse_resources},
             {"other_clocks", other_clocks},
-            {"warnings", warnings_of(base, now, rb, rn, matched)},
+            {"same_code_false_alarms", same_code_false_alarms(rows)},
+            {"calibration", calibration_summary(rows, o)},
+            {"warnings", calibration_warnings(warnings_of(base, now, rb, rn, matched), rows, o)},
             {"regressions", regressions},
             {"regressed", !regressions.empty()}};
 }

@@ -73,7 +73,17 @@ std::string summary_line(const json& cmp)
         s += "; " + std::to_string(cmp["resource_regressions"].get<size_t>()) + " resource regressions";
     if (cmp.value("other_clocks", size_t(0)) > 0)
         s += "; " + std::to_string(cmp["other_clocks"].get<size_t>()) + " ran at other clocks";
+    if (cmp.value("same_code_false_alarms", size_t(0)) > 0)
+        s += "; " + std::to_string(cmp["same_code_false_alarms"].get<size_t>()) +
+             " same-code the times alone call slower or faster";
     s = s.empty() ? "no configurations" : s;
+    if (const json fdr = cmp["options"].value("fdr", json()); fdr.is_number()) {
+        const auto& rows = cmp["configurations"];
+        const auto tests =
+            std::count_if(rows.begin(), rows.end(), [](const json& e) { return e["q_value"].is_number(); });
+        s += "; significance at false discovery rate " + p_text(fdr.get<double>()) + " over " + std::to_string(tests) +
+             " tests";
+    }
     if (cmp["matched"].get<size_t>() == 0) s += "; nothing matched";
     for (const char* side : {"base", "new"})
         if (!cmp[side]["complete"].get<bool>())
@@ -91,6 +101,9 @@ std::string warning_lines(const json& cmp, bool markdown)
         s += (markdown ? "> **warning:** " : "warning: ") + w.get<std::string>() + "\n";
     return s;
 }
+
+/// Whether a row says nothing changed: the same times, or the same code (not judged by its times).
+bool unchanged(const json& e) { return e["verdict"] == "same" || e["verdict"] == "same-code"; }
 
 /// The comparison as a markdown table of the configurations that changed, and one of all.
 void print_markdown(std::ostream& os, const json& cmp, const row_cells& head, const std::vector<row_cells>& cells)
@@ -113,13 +126,14 @@ void print_markdown(std::ostream& os, const json& cmp, const row_cells& head, co
         line(head);
         os << "|---|---|---|--:|--:|--:|--:|--:|\n";
         for (size_t i = 0; i < rows.size(); ++i)
-            if (all || rows[i]["verdict"] != "same") line(cells[i]);
+            if (all || !unchanged(rows[i])) line(cells[i]);
     };
-    const bool changes = std::any_of(rows.begin(), rows.end(), [](const json& e) { return e["verdict"] != "same"; });
+    const bool changes = !std::all_of(rows.begin(), rows.end(), unchanged);
     if (changes)
         table(false);
     else
-        os << "Every configuration is the same.\n";
+        os << (cmp["counts"].value("same-code", 0) > 0 ? "Every configuration is the same, or the same code.\n"
+                                                       : "Every configuration is the same.\n");
     os << "\n<details><summary>all " << rows.size() << " configurations</summary>\n\n";
     table(true);
     os << "\n</details>\n";
@@ -170,8 +184,11 @@ void print_notes(std::ostream& os, const json& cmp, const std::vector<row_cells>
     for (size_t i = 0; i < rows.size(); ++i) {
         const json& e = rows[i];
         const std::string v = e["verdict"];
-        std::string what =
-            v != "same" && v != "slower" && v != "faster" ? e["reason"].get<std::string>() : ""; // those: in the table
+        // same-code: only where the times alone would have given a verdict that counts.
+        const bool quiet =
+            v == "same-code" && e.value("would_be", "") != "slower" && e.value("would_be", "") != "faster";
+        std::string what = v != "same" && v != "slower" && v != "faster" && !quiet ? e["reason"].get<std::string>()
+                                                                                   : ""; // those: in the table
         for (const auto& c : e["resources"]) what += (what.empty() ? "" : "; ") + resource_text(c);
         if (const std::string c = conditions_text(e["conditions"]); !c.empty()) what += (what.empty() ? "" : "; ") + c;
         if (!what.empty())
@@ -206,6 +223,7 @@ void print_comparison(std::ostream& os, const json& cmp, bool markdown)
     const std::string interval =
         std::to_string(int(std::round(100 * (1 - cmp["options"]["alpha"].get<double>())))) + "% CI";
     const auto common = common_params(rows);
+    const bool fdr = cmp["options"].value("fdr", json()).is_number(); // the q-value beside each p
     auto keys_of = [&](const json& e) {
         std::set<std::string> k;
         if (!markdown)
@@ -218,8 +236,9 @@ void print_comparison(std::ostream& os, const json& cmp, bool markdown)
                          shown(e["family"].get<std::string>() + "/" + e["variant"].get<std::string>(), 80),
                          shown(params_text(e["params"], keys_of(e)), 400), ms_or_dash(e["base"]), ms_or_dash(e["new"]),
                          e["change"].is_number() ? percent_text(e["change"].get<double>()) : "-", ci_text(e),
-                         e["p_value"].is_number() ? p_text(e["p_value"].get<double>()) : "-"});
-    const row_cells head{"verdict", "benchmark", "params", "base", "new", "change", interval, "p"};
+                         (e["p_value"].is_number() ? p_text(e["p_value"].get<double>()) : "-") +
+                             (fdr && e["q_value"].is_number() ? " (" + p_text(e["q_value"].get<double>()) + ")" : "")});
+    const row_cells head{"verdict", "benchmark", "params", "base", "new", "change", interval, fdr ? "p (q)" : "p"};
     if (markdown)
         print_markdown(os, cmp, head, cells);
     else

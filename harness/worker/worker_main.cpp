@@ -71,7 +71,8 @@ int worker_main(const platform_options& po)
 
     const auto kind = parse_platform(po.name);
     if (!kind) throw std::invalid_argument(unknown_platform(po.name));
-    plugin_registry reg(*kind), base(*kind); // base: an A/B run's base build (measure/ab.h)
+    // base: an A/B run's base build (measure/ab.h). Neither digests its files: the harness does.
+    plugin_registry reg(*kind, false), base(*kind, false);
     std::shared_ptr<platform> pf;
     std::unique_ptr<local_executor> exec;
     for (std::string line; std::getline(std::cin, line);) {

@@ -5,7 +5,7 @@
 // share (not exactly: on an H100 the 2% build measures +1.7 to +2.3% and the 5% one +6 to +8%, as
 // waiting warps take issue slots from loading ones; extra reads, as before, cost less than their
 // share). Studies quote the change measured beside the share. tests/CMakeLists.txt builds it once per
-// share (build/tests/paced-plugins/pct<N>/, 200 for three times the time); every build is the same
+// share (build/tests/paced-plugins/pct<N>/, pct1_5 for 1.5%, 200 for three times the time); every build is the same
 // variant, so one can be the base build and another the change.
 // WB_PACED_MISMATCH declares one more tunable: a build that A/B must refuse to compare.
 #include "../../../plugins/reduce/common.h"
@@ -21,7 +21,8 @@ __global__ void reduce_paced(const int* in, int* sum, size_t n, int keep)
     int s = 0;
     for (size_t i = id; i < n; i += stride) s += in[i];
     if (WB_SLOWDOWN_PCT > 0) { // s * keep (0): the wait starts once the loads are in
-        const long long now = clock64() + s * keep, until = now + (now - start) * WB_SLOWDOWN_PCT / 100;
+        const long long now = clock64() + s * keep,
+                        until = now + (long long)(double(now - start) * (WB_SLOWDOWN_PCT / 100.0));
         while (clock64() < until) {
         }
     }
