@@ -1,9 +1,11 @@
 // Measuring: the stopping criterion ends a configuration at its minimum repetitions and at its
 // minimum time (and at the caps), a plan measured on the cpu platform yields verified results, and
-// a group's datasets (made on a thread each) are those of their seeds and size.
+// a group's datasets (made on a thread each) are those of their seeds and size, and the cache is
+// flushed before each run only where the working set is near its size.
 #include <boost/test/unit_test.hpp>
 
 #include "cpu_run.h"
+#include "harness/measure/inputs.h"
 #include "harness/measure/stopping.h"
 #include "reference/reference.h"
 
@@ -22,6 +24,18 @@ bool enough(const wb::run_settings& s, int samples, double measured_ms, double e
 }
 
 } // namespace
+
+BOOST_AUTO_TEST_CASE(the_cache_is_flushed_where_the_working_set_is_near_its_size)
+{
+    const size_t l2 = size_t(60) << 20; // an H200's
+    BOOST_TEST(wb::cache_flush_bytes(l2, size_t(64) << 20, false) == l2); // 2^24 ints
+    BOOST_TEST(wb::cache_flush_bytes(l2, l2 / 4, false) == l2);
+    BOOST_TEST(wb::cache_flush_bytes(l2, 4 * l2, false) == l2);
+    BOOST_TEST(wb::cache_flush_bytes(l2, l2 / 4 - 1, false) == 0u); // stays cached across the copies
+    BOOST_TEST(wb::cache_flush_bytes(l2, 4 * l2 + 1, false) == 0u); // streams through
+    BOOST_TEST(wb::cache_flush_bytes(l2, size_t(64) << 20, true) == 0u); // the host's caches
+    BOOST_TEST(wb::cache_flush_bytes(0, size_t(64) << 20, false) == 0u); // no L2 reported
+}
 
 BOOST_AUTO_TEST_CASE(stops_at_the_minimum_repetitions_without_a_minimum_time)
 {

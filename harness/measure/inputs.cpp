@@ -38,6 +38,16 @@ size_t total_bytes(const std::vector<buffer_shape>& shapes)
     return bytes;
 }
 
+} // namespace
+
+size_t cache_flush_bytes(size_t l2_bytes, size_t working_set, bool host_caches)
+{
+    const bool near = working_set >= l2_bytes / 4 && working_set <= 4 * l2_bytes;
+    return !host_caches && l2_bytes > 0 && near ? l2_bytes : 0;
+}
+
+namespace {
+
 struct memory_plan {
     size_t sets = 1;        // copies of the inputs on the device, rotated through
     size_t datasets = 1;    // different inputs (seeds) among them: 2 where memory allows
@@ -57,8 +67,7 @@ memory_plan plan_memory(const platform& pf, size_t in_bytes, size_t out_bytes)
     memory_plan p;
     // Rotate through copies of the inputs when they would fit in the cache (2x its size).
     const size_t cache = size_t(std::max<int64_t>(d.l2_cache_bytes, 0));
-    const size_t working_set = in_bytes + out_bytes;
-    if (!shared && cache > 0 && working_set >= cache / 4 && working_set <= 4 * cache) p.flush_bytes = cache;
+    p.flush_bytes = cache_flush_bytes(cache, in_bytes + out_bytes, shared);
     auto device = [&](size_t sets, size_t datasets) {
         return double(sets) * double(in_bytes) + double(out_bytes) + double(p.flush_bytes) +
                (shared ? host(datasets) : 0);

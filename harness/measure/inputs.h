@@ -14,6 +14,11 @@
 
 namespace wb {
 
+/// The bytes of group_inputs::cache_flush for a working set (one input set and the outputs) on a
+/// device with an L2 of `l2_bytes`: the L2's size where the set takes between a quarter of it and
+/// four times it, else 0; always 0 where the caches are the host's (`host_caches`: the cpu platform).
+size_t cache_flush_bytes(size_t l2_bytes, size_t working_set, bool host_caches);
+
 class group_inputs {
 public:
     struct dataset {
