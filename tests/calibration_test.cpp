@@ -39,7 +39,12 @@ json ab_result(const std::string& variant, int pairs, double noise, double shift
             {"status", "verified"},
             {"samples_ms", now},
             {"ab",
-             {{"base", {{"family", "reduce"}, {"variant", variant}, {"params", {{"n", 1024}}}, {"status", "verified"}, {"samples_ms", base}}},
+             {{"base",
+               {{"family", "reduce"},
+                {"variant", variant},
+                {"params", {{"n", 1024}}},
+                {"status", "verified"},
+                {"samples_ms", base}}},
               {"order", "BN"},
               {"block", 5}}}};
 }
@@ -115,9 +120,8 @@ BOOST_AUTO_TEST_CASE(rounds_that_do_not_fit_are_refused)
     BOOST_CHECK_THROW(wb::calibrate_rounds({a}, {}), std::invalid_argument); // one round
     auto plain = round_of("plain", {ab_result("tree", 50, 0.01, 0, g)});
     plain.doc.erase("ab");
-    BOOST_CHECK_EXCEPTION(wb::calibrate_rounds({a, plain}, {}), std::invalid_argument, [](const auto& e) {
-        return std::string(e.what()).find("no A/B run") != std::string::npos;
-    });
+    BOOST_CHECK_EXCEPTION(wb::calibrate_rounds({a, plain}, {}), std::invalid_argument,
+                          [](const auto& e) { return std::string(e.what()).find("no A/B run") != std::string::npos; });
     const auto other = round_of("other", {ab_result("tree", 50, 0.01, 0, g)}, "Another GPU");
     BOOST_CHECK_EXCEPTION(wb::calibrate_rounds({a, other}, {}), std::invalid_argument, [](const auto& e) {
         return std::string(e.what()).find("a calibration is of one device") != std::string::npos;

@@ -27,12 +27,12 @@ bool enough(const wb::run_settings& s, int samples, double measured_ms, double e
 
 BOOST_AUTO_TEST_CASE(the_cache_is_flushed_where_the_working_set_is_near_its_size)
 {
-    const size_t l2 = size_t(60) << 20; // an H200's
+    const size_t l2 = size_t(60) << 20;                                   // an H200's
     BOOST_TEST(wb::cache_flush_bytes(l2, size_t(64) << 20, false) == l2); // 2^24 ints
     BOOST_TEST(wb::cache_flush_bytes(l2, l2 / 4, false) == l2);
     BOOST_TEST(wb::cache_flush_bytes(l2, 4 * l2, false) == l2);
-    BOOST_TEST(wb::cache_flush_bytes(l2, l2 / 4 - 1, false) == 0u); // stays cached across the copies
-    BOOST_TEST(wb::cache_flush_bytes(l2, 4 * l2 + 1, false) == 0u); // streams through
+    BOOST_TEST(wb::cache_flush_bytes(l2, l2 / 4 - 1, false) == 0u);      // stays cached across the copies
+    BOOST_TEST(wb::cache_flush_bytes(l2, 4 * l2 + 1, false) == 0u);      // streams through
     BOOST_TEST(wb::cache_flush_bytes(l2, size_t(64) << 20, true) == 0u); // the host's caches
     BOOST_TEST(wb::cache_flush_bytes(0, size_t(64) << 20, false) == 0u); // no L2 reported
 }

@@ -92,8 +92,8 @@ void copy_plugins(const std::vector<fs::path>& files, const fs::path& dir)
 std::vector<std::string> round_args(const calibrate_options& o, const std::string& platform, const fs::path& copy,
                                     const fs::path& out)
 {
-    std::vector<std::string> a{"run", o.suite_file, "--platform", platform, "--device",
-                               std::to_string(o.platform.device)};
+    std::vector<std::string> a{"run",    o.suite_file, "--platform",
+                               platform, "--device",   std::to_string(o.platform.device)};
     for (const auto& d : o.platform.plugin_dirs) a.insert(a.end(), {"--plugins", d});
     if (o.platform.warp_size) a.insert(a.end(), {"--warp-size", std::to_string(o.platform.warp_size)});
     if (!o.platform.lane_order.empty()) a.insert(a.end(), {"--lane-order", o.platform.lane_order});
@@ -117,17 +117,18 @@ std::vector<run_input> run_rounds(const calibrate_options& o, const fs::path& di
     plugin_registry reg(p->kind());
     const auto files = find_plugin_files(reg, o.platform.plugin_dirs);
     if (files.empty())
-        throw std::invalid_argument(std::string("no plugin files of platform ") + to_string(p->kind()) + " to calibrate with");
+        throw std::invalid_argument(std::string("no plugin files of platform ") + to_string(p->kind()) +
+                                    " to calibrate with");
     const std::string platform = p->name();
     const fs::path copy = dir / "copy" / platform;
     copy_plugins(files, copy);
     p.reset(); // each round opens the device itself
     std::vector<run_input> rounds;
     for (int k = 1; k <= o.runs; ++k) {
-        const fs::path out = dir / ("round-" + std::to_string(k) + ".json"), log = dir / ("round-" + std::to_string(k) + ".log");
-        std::cerr << "round " << k << " of " << o.runs << ": run " << shown(o.suite_file, 200)
-                  << " --baseline-plugins " << shown(copy.string(), 200) << " (output in " << shown(log.string(), 200)
-                  << ")\n";
+        const fs::path out = dir / ("round-" + std::to_string(k) + ".json"),
+                       log = dir / ("round-" + std::to_string(k) + ".log");
+        std::cerr << "round " << k << " of " << o.runs << ": run " << shown(o.suite_file, 200) << " --baseline-plugins "
+                  << shown(copy.string(), 200) << " (output in " << shown(log.string(), 200) << ")\n";
         const int st = run_self(round_args(o, platform, copy, out), log);
         if (st != exit_ok && st != exit_failures)
             throw std::runtime_error("round " + std::to_string(k) + " failed (exit status " + std::to_string(st) +
@@ -151,7 +152,8 @@ int calibrate_command(calibrate_options o)
         fs::path dir = o.rounds_dir;
         if (dir.empty()) {
             char tmpl[] = "/tmp/wavebench-calibrate-XXXXXX";
-            if (!mkdtemp(tmpl)) throw std::runtime_error(std::string("cannot make a temporary folder: ") + std::strerror(errno));
+            if (!mkdtemp(tmpl))
+                throw std::runtime_error(std::string("cannot make a temporary folder: ") + std::strerror(errno));
             dir = temporary = tmpl;
         }
         fs::create_directories(dir);

@@ -67,7 +67,10 @@ std::optional<round_change> change_of(const json& r, const results_reader& rd, d
     return round_change{s.estimate, (s.hi - s.lo) / (2 * z), wilcoxon_signed_rank(d).p, d.size()};
 }
 
-double calibration_mean(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0) / double(v.size()); }
+double calibration_mean(const std::vector<double>& v)
+{
+    return std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
+}
 
 double calibration_median(std::vector<double> v)
 {
@@ -115,7 +118,9 @@ json calibrate_one(const std::vector<round_change>& rounds, const calibration_op
             needed[threshold_key(t)] = nullptr;
         } else {
             double lo = 2, hi = 1e9;
-            auto fits = [&](double m) { return least_threshold(bias, within * std::sqrt(n / m), excess, z, z_fa) <= lt; };
+            auto fits = [&](double m) {
+                return least_threshold(bias, within * std::sqrt(n / m), excess, z, z_fa) <= lt;
+            };
             if (fits(lo)) hi = lo;
             while (hi / lo > 1.01) {
                 const double mid = std::sqrt(lo * hi);
@@ -138,8 +143,7 @@ json calibrate_one(const std::vector<round_change>& rounds, const calibration_op
 
 /// The gate's own verdicts of a round at each threshold (what it would have flagged), by
 /// configuration and threshold.
-std::map<std::string, std::map<std::string, std::string>> verdicts_of(const run_input& in,
-                                                                      const calibration_options& o)
+std::map<std::string, std::map<std::string, std::string>> verdicts_of(const run_input& in, const calibration_options& o)
 {
     const results_reader rd{in.label};
     std::map<std::string, std::map<std::string, std::string>> verdicts;
@@ -283,7 +287,8 @@ void print_calibration(std::ostream& os, const json& cal)
            << (d2.is_number() ? pct(d2.get<double>()) : std::string("-")) << "\n";
     }
     os << "\npairs: median pairs per round; bias: mean change of identical code; within: the change's standard error "
-          "in a run; excess: its spread from run to run beyond that (bias and excess do not shrink with more samples); @T: rounds flagged at threshold T; least: the "
+          "in a run; excess: its spread from run to run beyond that (bias and excess do not shrink with more samples); "
+          "@T: rounds flagged at threshold T; least: the "
           "least threshold with at most "
        << cal["false_alarm"].get<double>() * 100
        << "% false alarms per run; 80%@2%: the change detected in 80% of runs at a 2% threshold\n";

@@ -20,8 +20,8 @@ namespace wb {
 inline constexpr int calibration_version = 1;
 
 struct calibration_options {
-    double alpha = 0.01;                                 // the gate's significance level
-    double false_alarm = 0.001;                          // per configuration and run, what min_threshold allows
+    double alpha = 0.01;        // the gate's significance level
+    double false_alarm = 0.001; // per configuration and run, what min_threshold allows
     std::vector<double> thresholds{0.005, 0.01, 0.02, 0.03, 0.05}; // fractions: the rates and power at each
 };
 
@@ -35,10 +35,10 @@ void print_calibration(std::ostream& os, const nlohmann::json& cal);
 
 /// A calibration file read and checked (its version, device and configurations); errors name the file.
 struct calibration {
-    std::string label;                     // the file
-    std::string device;                    // the device it was made on
-    std::map<std::string, double> least;   // min_threshold by configuration (match key); absent: not gateable
-    std::map<std::string, bool> gateable;  // every configuration it calibrated
+    std::string label;                    // the file
+    std::string device;                   // the device it was made on
+    std::map<std::string, double> least;  // min_threshold by configuration (match key); absent: not gateable
+    std::map<std::string, bool> gateable; // every configuration it calibrated
 };
 calibration read_calibration(const std::string& path);
 

@@ -111,7 +111,8 @@ void check_calibration(const compare_options& o, const json& now_doc)
 {
     if (!o.calibrated || o.allow_device_change) return;
     const json& dev = now_doc.value("device", json::object());
-    const std::string device = dev.is_object() && dev.value("name", json()).is_string() ? dev["name"].get<std::string>() : "";
+    const std::string device =
+        dev.is_object() && dev.value("name", json()).is_string() ? dev["name"].get<std::string>() : "";
     if (device != o.calibrated->device)
         throw std::invalid_argument("--calibration " + shown(o.calibrated->label, 200) + " was made on " +
                                     shown(o.calibrated->device, 80) + ", NEW ran on " + shown(device, 80) +
@@ -139,7 +140,8 @@ json calibration_summary(const json& rows, const compare_options& o)
 {
     if (!o.calibrated) return nullptr;
     size_t uncalibrated = 0;
-    for (const json& e : rows) uncalibrated += e.contains("calibration") && e["calibration"]["least_threshold"].is_null();
+    for (const json& e : rows)
+        uncalibrated += e.contains("calibration") && e["calibration"]["least_threshold"].is_null();
     return {{"file", o.calibrated->label},
             {"device", o.calibrated->device},
             {"judged_above_threshold", raised_rows(rows)},
