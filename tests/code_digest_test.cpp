@@ -17,7 +17,14 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+extern char** environ;
 
 BOOST_AUTO_TEST_SUITE(code_digest_test)
 
@@ -45,11 +52,29 @@ std::string bytes_of(const fs::path& f) { return wb::read_input(f, "test file", 
 
 void write_bytes(const fs::path& f, const std::string& bytes) { std::ofstream(f, std::ios::binary) << bytes; }
 
+/// Runs a program from its argument vector (no shell), its output discarded: its exit status, or -1.
+int run_quietly(std::vector<std::string> args)
+{
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid = 0;
+    const int err = posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    int st = 0;
+    if (err || waitpid(pid, &st, 0) < 0) return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 /// Whether binutils' objcopy and strip run here, or why the test that uses them is skipped.
 boost::test_tools::assertion_result binutils(boost::unit_test::test_unit_id)
 {
-    boost::test_tools::assertion_result r(std::system("objcopy --version >/dev/null 2>&1") == 0 &&
-                                          std::system("strip --version >/dev/null 2>&1") == 0);
+    boost::test_tools::assertion_result r(run_quietly({"objcopy", "--version"}) == 0 &&
+                                          run_quietly({"strip", "--version"}) == 0);
     r.message() << "binutils' objcopy and strip are not here: no copy with other sections to digest";
     return r;
 }
@@ -102,11 +127,9 @@ BOOST_AUTO_TEST_CASE(sections_that_are_not_loaded_do_not_count, *boost::unit_tes
     const std::string code = wb::code_digest(tree);
     write_bytes(d.path / "extra.txt", "not loaded");
     const fs::path added = d.path / "added.so", stripped = d.path / "stripped.so";
-    const std::string add = "objcopy --add-section .comment2=" + (d.path / "extra.txt").string() + " " + tree.string() +
-                            " " + added.string();
-    const std::string strip = "strip --strip-all -o " + stripped.string() + " " + tree.string();
-    BOOST_REQUIRE(std::system(add.c_str()) == 0);
-    BOOST_REQUIRE(std::system(strip.c_str()) == 0);
+    BOOST_REQUIRE(run_quietly({"objcopy", "--add-section", ".comment2=" + (d.path / "extra.txt").string(),
+                               tree.string(), added.string()}) == 0);
+    BOOST_REQUIRE(run_quietly({"strip", "--strip-all", "-o", stripped.string(), tree.string()}) == 0);
     for (const fs::path& f : {added, stripped}) {
         BOOST_TEST_INFO(f);
         BOOST_TEST(bytes_of(f) != bytes_of(tree)); // the file did change

@@ -1,7 +1,7 @@
 // Measuring: the stopping criterion ends a configuration at its minimum repetitions and at its
 // minimum time (and at the caps), a plan measured on the cpu platform yields verified results, and
-// a group's datasets (made on a thread each) are those of their seeds and size, and the cache is
-// flushed before each run only where the working set is near its size.
+// a group's datasets (made on a thread each) are those of their seeds and size, and there are enough
+// input copies that a run finds none of its input in the cache.
 #include <boost/test/unit_test.hpp>
 
 #include "cpu_run.h"
@@ -25,16 +25,20 @@ bool enough(const wb::run_settings& s, int samples, double measured_ms, double e
 
 } // namespace
 
-BOOST_AUTO_TEST_CASE(the_cache_is_flushed_where_the_working_set_is_near_its_size)
+BOOST_AUTO_TEST_CASE(enough_input_copies_that_a_run_finds_none_of_its_input_cached)
 {
-    const size_t l2 = size_t(60) << 20;                                   // an H200's
-    BOOST_TEST(wb::cache_flush_bytes(l2, size_t(64) << 20, false) == l2); // 2^24 ints
-    BOOST_TEST(wb::cache_flush_bytes(l2, l2 / 4, false) == l2);
-    BOOST_TEST(wb::cache_flush_bytes(l2, 4 * l2, false) == l2);
-    BOOST_TEST(wb::cache_flush_bytes(l2, l2 / 4 - 1, false) == 0u);      // stays cached across the copies
-    BOOST_TEST(wb::cache_flush_bytes(l2, 4 * l2 + 1, false) == 0u);      // streams through
-    BOOST_TEST(wb::cache_flush_bytes(l2, size_t(64) << 20, true) == 0u); // the host's caches
-    BOOST_TEST(wb::cache_flush_bytes(0, size_t(64) << 20, false) == 0u); // no L2 reported
+    const size_t l2 = size_t(60) << 20, mib = size_t(1) << 20; // an H200's L2
+    // Between two runs on one copy the others read at least twice the L2.
+    for (const size_t in : {64 * mib, 60 * mib, 40 * mib, 16 * mib, 8 * mib}) {
+        const size_t copies = wb::input_copies(l2, in);
+        BOOST_TEST(copies >= 2u);
+        BOOST_TEST((copies - 1) * in >= 2 * l2, in << " bytes: " << copies << " copies");
+    }
+    BOOST_TEST(wb::input_copies(l2, 64 * mib) == 3u);  // 2^24 ints: 2 copies would leave part cached
+    BOOST_TEST(wb::input_copies(l2, 256 * mib) == 2u); // streams through the L2
+    BOOST_TEST(wb::input_copies(l2, 1 * mib) == 16u);  // at most 16: all warm alike
+    BOOST_TEST(wb::input_copies(l2, 0) == 2u);
+    BOOST_TEST(wb::input_copies(0, 64 * mib) == 2u); // no cache reported
 }
 
 BOOST_AUTO_TEST_CASE(stops_at_the_minimum_repetitions_without_a_minimum_time)

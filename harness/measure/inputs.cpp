@@ -40,18 +40,17 @@ size_t total_bytes(const std::vector<buffer_shape>& shapes)
 
 } // namespace
 
-size_t cache_flush_bytes(size_t l2_bytes, size_t working_set, bool host_caches)
+size_t input_copies(size_t cache_bytes, size_t in_bytes)
 {
-    const bool near = working_set >= l2_bytes / 4 && working_set <= 4 * l2_bytes;
-    return !host_caches && l2_bytes > 0 && near ? l2_bytes : 0;
+    if (in_bytes == 0 || in_bytes >= 2 * cache_bytes) return 2;
+    return std::min<size_t>(16, 1 + (2 * cache_bytes + in_bytes - 1) / in_bytes);
 }
 
 namespace {
 
 struct memory_plan {
-    size_t sets = 1;        // copies of the inputs on the device, rotated through
-    size_t datasets = 1;    // different inputs (seeds) among them: 2 where memory allows
-    size_t flush_bytes = 0; // group_inputs::cache_flush
+    size_t sets = 1;     // copies of the inputs on the device, rotated through
+    size_t datasets = 1; // different inputs (seeds) among them: 2 where memory allows
 };
 
 /// How many input copies and datasets fit; throws when even one does not.
@@ -65,15 +64,10 @@ memory_plan plan_memory(const platform& pf, size_t in_bytes, size_t out_bytes)
     const bool shared = pf.kind() == platform_kind::cpu;
     auto host = [&](size_t datasets) { return double(datasets) * double(in_bytes + out_bytes) + double(out_bytes); };
     memory_plan p;
-    // Rotate through copies of the inputs when they would fit in the cache (2x its size).
-    const size_t cache = size_t(std::max<int64_t>(d.l2_cache_bytes, 0));
-    p.flush_bytes = cache_flush_bytes(cache, in_bytes + out_bytes, shared);
     auto device = [&](size_t sets, size_t datasets) {
-        return double(sets) * double(in_bytes) + double(out_bytes) + double(p.flush_bytes) +
-               (shared ? host(datasets) : 0);
+        return double(sets) * double(in_bytes) + double(out_bytes) + (shared ? host(datasets) : 0);
     };
-    if (in_bytes > 0 && in_bytes < 2 * cache) p.sets = std::min<size_t>(16, (2 * cache + in_bytes - 1) / in_bytes);
-    p.sets = std::max<size_t>(p.sets, 2);
+    p.sets = input_copies(size_t(std::max<int64_t>(d.l2_cache_bytes, 0)), in_bytes);
     while (p.sets > 1 && (device(p.sets, 2) > dev_budget || host(2) > host_budget)) --p.sets;
     p.datasets = std::min<size_t>(p.sets, 2); // a second dataset only where it fits: else replays go unseen
     char msg[256];
@@ -129,7 +123,6 @@ void group_inputs::setup(uint64_t suite_seed)
         outputs.emplace_back(platform_, b.bytes.size() + guard_bytes);
         pinned_outputs_.emplace_back(platform_, b.bytes.data(), b.bytes.size()); // copied back after many runs
     }
-    if (plan.flush_bytes) cache_flush = device_buffer(platform_, plan.flush_bytes);
     fill_guards();
     lap(upload_ms, t0);
 }

@@ -14,10 +14,15 @@
 
 namespace wb {
 
-/// The bytes of group_inputs::cache_flush for a working set (one input set and the outputs) on a
-/// device with an L2 of `l2_bytes`: the L2's size where the set takes between a quarter of it and
-/// four times it, else 0; always 0 where the caches are the host's (`host_caches`: the cpu platform).
-size_t cache_flush_bytes(size_t l2_bytes, size_t working_set, bool host_caches);
+/// The copies of the inputs rotated through, where memory allows, with a cache of `cache_bytes`
+/// (the L2; the last-level cache on cpu): enough that between two runs on one copy the others read
+/// twice the cache (at most 16 copies, at least 2). So a run finds none of its input in the cache
+/// and what it finds there is the clean lines of other copies' inputs: the same state before every
+/// run, whichever ran before it (in an A/B run, the same build or the other). Smaller inputs, whose
+/// 16 copies fit, are warm alike in every run. A flush (a buffer of the cache's size written before
+/// each run, as nvbench does) would leave it full of dirty lines that the run must write back: on
+/// an H200 that made 25-30 us reductions of 2^24 ints 18-30% slower (results/h200/gate/README.md).
+size_t input_copies(size_t cache_bytes, size_t in_bytes);
 
 class group_inputs {
 public:
@@ -32,18 +37,12 @@ public:
     group_inputs(std::shared_ptr<platform> p, const family& fam, const param_map& params, uint64_t suite_seed);
 
     /// Two datasets with different seeds alternate across the runs (a plugin that replays an
-    /// earlier answer fails), each uploaded into several input sets so that repeated runs do not
-    /// hit the cache.
+    /// earlier answer fails), each uploaded into several input sets (input_copies) so that repeated
+    /// runs do not hit the cache.
     std::vector<dataset> data;
-    std::vector<std::vector<device_buffer>> input_sets; // set s holds data[s % data.size()]
-    std::vector<device_buffer> outputs;                 // on the device, each followed by a guard
-    std::vector<host_buffer> actual;                    // the outputs copied back to the host
-    // On a GPU where one input set and the outputs take between a quarter of the L2 and four times
-    // its size: a buffer of the L2's size, written before every run so that each starts from the
-    // same cold cache whatever ran before it (as nvbench flushes by default). Smaller working sets
-    // stay in the cache across the rotated copies (every run warm alike); larger ones stream
-    // through it. Empty elsewhere (the cpu platform: its caches are the host's).
-    device_buffer cache_flush;
+    std::vector<std::vector<device_buffer>> input_sets;    // set s holds data[s % data.size()]
+    std::vector<device_buffer> outputs;                    // on the device, each followed by a guard
+    std::vector<host_buffer> actual;                       // the outputs copied back to the host
     std::string setup_error;                               // why the group cannot run, or ""
     double inputs_ms = 0, reference_ms = 0, upload_ms = 0; // host time making them (wall_time)
 

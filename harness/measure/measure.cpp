@@ -165,8 +165,7 @@ private:
     }
     /// The plugin's own layout of input set `set`, untimed, when it has one and another set was bound.
     void bind(size_t set);
-    /// One run from outputs poisoned with `poison` (and the cache flushed where the group asks):
-    /// its kernel and wall milliseconds.
+    /// One run from outputs poisoned with `poison`: its kernel and wall milliseconds.
     std::pair<double, double> run_once(int poison);
     /// The next run, warm-up or measured, verified where its turn is: false when it failed.
     bool run_one();
@@ -253,12 +252,6 @@ std::pair<double, double> measurement::run_once(int poison)
                         "poisoning the outputs");
         if (d_.finish) std::memset(a_.host_out[i], poison, g_.actual[i].bytes.size()); // else the copy overwrites all
     }
-    // Where the working set is near the cache's size, what the cache holds of it would depend on
-    // which run came before (the same build's or, in an A/B run, the other's): writing a buffer of
-    // the cache's size leaves every run the same, cold cache (group_inputs::cache_flush).
-    if (g_.cache_flush.bytes())
-        platform::check(pf_->api().fill(g_.cache_flush.get(), run_ & 0xFF, g_.cache_flush.bytes(), stream_->get()),
-                        "flushing the cache");
     stream_->sync();
     r_.wall.poison += ms_since(poisoning);
 

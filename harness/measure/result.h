@@ -118,7 +118,6 @@ struct result {
     std::string note;            // what the plugin resolved itself
     std::vector<uint64_t> seeds; // of the datasets the runs alternate between
     int input_sets = 1;
-    int64_t cache_flush_bytes = 0;  // written before each run to leave the cache cold (group_inputs::cache_flush)
     int64_t working_set_bytes = 0;  // the inputs' copies the runs rotate through, and the outputs
     std::string ceiling;            // the ceiling fraction_of_ceiling is against (ceiling_for)
     int runs = 0, runs_checked = 0; // runs made (warm-up included), and those compared with the reference

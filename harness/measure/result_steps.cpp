@@ -13,7 +13,6 @@ bool describe_inputs(const config& c, const group_inputs& g, result& r)
 {
     for (const auto& d : g.data) r.seeds.push_back(d.seed);
     r.input_sets = int(g.input_sets.size());
-    r.cache_flush_bytes = int64_t(g.cache_flush.bytes());
     for (const auto& set : g.input_sets)
         for (const auto& b : set) r.working_set_bytes += int64_t(b.bytes());
     for (const auto& b : g.actual) r.working_set_bytes += int64_t(b.bytes.size());

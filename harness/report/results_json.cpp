@@ -84,7 +84,6 @@ nlohmann::json result_json(const result& r, const std::string& unit, const std::
         {"note", r.note.empty() ? nlohmann::json() : nlohmann::json(r.note)},
         {"seeds", r.seeds},
         {"input_sets", r.input_sets},
-        {"cache_flush_bytes", r.cache_flush_bytes},
         {"working_set_bytes", r.working_set_bytes},
         {"runs", r.runs},
         {"runs_checked", r.runs_checked},

@@ -174,7 +174,6 @@ json to_json(const result& r)
             {"note", r.note},
             {"seeds", r.seeds},
             {"input_sets", r.input_sets},
-            {"cache_flush_bytes", r.cache_flush_bytes},
             {"working_set_bytes", r.working_set_bytes},
             {"runs", {r.runs, r.runs_checked}},
             {"time_ms", to_json(r.time_ms)},
@@ -208,7 +207,6 @@ result result_from(const json& j)
     r.note = j.at("note");
     r.seeds = j.at("seeds").get<std::vector<uint64_t>>();
     r.input_sets = j.at("input_sets");
-    r.cache_flush_bytes = j.at("cache_flush_bytes");
     r.working_set_bytes = j.at("working_set_bytes");
     r.runs = j.at("runs")[0];
     r.runs_checked = j.at("runs")[1];
