@@ -225,7 +225,7 @@ def main():
     p.add_argument("--phases", default="calibrate,same,plants")
     p.add_argument("--calibrate-runs", type=int, default=5)
     p.add_argument("--ab-runs", type=int, default=10)
-    p.add_argument("--plants", default="pct1_5,pct2,pct2_5")
+    p.add_argument("--plants", default="pct1_5,pct2")
     p.add_argument("--plant-runs", type=int, default=10)
     p.add_argument("--calibration", help="a calibration file for the same phase (else the calibrate phase's)")
     p.add_argument("--commit", default="?")
