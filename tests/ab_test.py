@@ -113,6 +113,25 @@ class AB(unittest.TestCase):
             self.assertEqual(runs.count("B"), runs.count("N"), runs)
             self.assertEqual(len(blocks), n // 5, runs)  # each half holds half the pairs
 
+    def test_runs_after_a_second_prepare_are_checked(self):
+        # The base build's sums go wrong from its second prepare on (the second half), and beyond
+        # the first runs after a prepare none is checked (--verify-every 100000): found there.
+        sides = os.path.join(BUILD, "tests", "ab-sides-plugins")
+        base = copy(os.path.join(sides, "cpu"), "sides-wrong")
+        big = wbtest.write(os.path.join(TMP, "sides-big.toml"), (SUITE % '"test_sides"').replace("1000003", "16777216"))
+        out = os.path.join(TMP, "sides-wrong.json")
+        r = wb("run", big, "--platform", "cpu", "--no-ceilings", "--no-history", "--out", out, "--baseline-plugins",
+               base, "--plugins", sides, "--verify-every", "100000", "--fail-on", "none",
+               env={"WAVEBENCH_TEST_SIDES_WRONG_IN": "sides-wrong"})
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)  # this build verified: the base's failure is no regression
+        doc = wbtest.load(out)
+        res = doc["results"][0]
+        # Few input copies, so the runs checked after the first prepare end before the second half.
+        self.assertLessEqual(res["input_sets"], 3)
+        self.assertEqual(res["ab"]["base"]["status"], "failed", res["ab"]["base"])
+        self.assertEqual(res["status"], "verified")  # this build's second prepare is right
+        self.assertEqual(verdicts(doc), {"test_sides": "fixed"})
+
     def test_three_times_the_work_is_slower(self):
         base = copy(os.path.join(PACED, "pct0", "cpu"), "pct0")
         for mode in ([], ["--in-process"]):

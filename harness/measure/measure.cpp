@@ -192,6 +192,7 @@ private:
     telemetry_sampler telemetry_; // a reading after each measured run
     bool prepared_ = false;
     int prepares_ = 0;          // prepare calls so far
+    int prepared_at_ = 0;       // the run the last prepare came before
     size_t bound_ = size_t(-1); // the input set the plugin last bound
     int run_ = 0;               // the next run (warm-up included)
     int warm_left_;             // warm-up runs still to make
@@ -207,6 +208,7 @@ void measurement::prepare()
     if (again) { // the plugin's state is new: bound to no input, cold
         bound_ = size_t(-1);
         warm_left_ = settings_.warmup;
+        prepared_at_ = run_;
     }
     if (d_.prepare) {
         const auto t0 = clock::now();
@@ -308,7 +310,9 @@ bool measurement::run_one()
     bind(set);
     // Every run starts from a poisoned output (the same conditions for every timed run); the
     // first runs are all compared with the reference, then every verify_every-th.
-    const bool check = run < settings_.warmup + 2 * int(g_.input_sets.size()) || run % settings_.verify_every == 0;
+    // After a prepare (again, in an A/B run's second half) its first runs are all checked too.
+    const bool check =
+        run - prepared_at_ < settings_.warmup + 2 * int(g_.input_sets.size()) || run % settings_.verify_every == 0;
     const auto [kernel, wall] = run_once(poison);
     (warm ? r_.wall.warmup : r_.wall.timed) += wall;
     ++r_.runs;

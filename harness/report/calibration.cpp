@@ -326,7 +326,7 @@ calibration read_calibration(const std::string& path)
         if (r.value("gateable", false) && least.is_number() && std::isfinite(least.get<double>()) &&
             least.get<double>() >= 0)
             c.least[key] = least.get<double>();
-        c.gateable[key] = c.least.count(key) > 0;
+        c.held.insert(key);
     }
     return c;
 }

@@ -12,6 +12,7 @@
 
 #include <iosfwd>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,10 +36,10 @@ void print_calibration(std::ostream& os, const nlohmann::json& cal);
 
 /// A calibration file read and checked (its version, device and configurations); errors name the file.
 struct calibration {
-    std::string label;                    // the file
-    std::string device;                   // the device it was made on
-    std::map<std::string, double> least;  // min_threshold by configuration (match key); absent: not gateable
-    std::map<std::string, bool> gateable; // every configuration it calibrated
+    std::string label;                   // the file
+    std::string device;                  // the device it was made on
+    std::map<std::string, double> least; // min_threshold by configuration (match key); absent: not gateable
+    std::set<std::string> held;          // every configuration the file holds, gateable or not
 };
 calibration read_calibration(const std::string& path);
 

@@ -75,7 +75,7 @@ compare_options row_options(json& e, const compare_options& o)
         e["calibration"] = {{"least_threshold", nullptr},
                             {"asked", o.threshold},
                             {"gated_at", o.threshold},
-                            {"note", o.calibrated->gateable.count(key)
+                            {"note", o.calibrated->held.count(key)
                                          ? "calibrate could not calibrate it: judged at the threshold asked"
                                          : "not in the calibration: judged at the threshold asked"}};
         return r;
