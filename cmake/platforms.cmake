@@ -100,8 +100,8 @@ set(WAVEBENCH_SDK_PLATFORMS ${WAVEBENCH_PLATFORMS})
 
 # ---- cpu: the project's HIP-compatible CPU runtime ----------------------------------------------
 # The runtime by its parts: fibers, the scheduler, the pool, the devices, the host API (core/platforms/cpu/README.md).
-set(hip_cpu_sources fibers.cpp scheduler.cpp pool.cpp settings.cpp devices.cpp host_api.cpp launch.cpp
-                    device_assert.cpp memory2d.cpp peer.cpp arrays.cpp textures.cpp)
+set(hip_cpu_sources fibers.cpp scheduler.cpp collectives.cpp pool.cpp settings.cpp devices.cpp host_api.cpp launch.cpp
+                    device_assert.cpp memory2d.cpp peer.cpp arrays.cpp textures.cpp graphs.cpp)
 list(TRANSFORM hip_cpu_sources PREPEND ${PROJECT_SOURCE_DIR}/core/platforms/cpu/)
 add_library(wavebench_hip_cpu SHARED ${hip_cpu_sources})
 add_library(wavebench::hip_cpu ALIAS wavebench_hip_cpu)
@@ -140,7 +140,9 @@ set_target_properties(wavebench_hip_cpu_checker PROPERTIES POSITION_INDEPENDENT_
 # compiler command for standalone HIP programs. The script finds the headers and the runtime
 # relative to itself: one copy for the build folder, one for the installed tree (install.cmake).
 add_executable(wavebench_hip_rewrite ${PROJECT_SOURCE_DIR}/core/platforms/cpu/hip_rewrite.cpp
-                                     ${PROJECT_SOURCE_DIR}/core/platforms/cpu/hip_rewrite_lex.cpp)
+                                     ${PROJECT_SOURCE_DIR}/core/platforms/cpu/hip_rewrite_lex.cpp
+                                     ${PROJECT_SOURCE_DIR}/core/platforms/cpu/hip_rewrite_regions.cpp
+                                     ${PROJECT_SOURCE_DIR}/core/platforms/cpu/hip_rewrite_io.cpp)
 target_compile_options(wavebench_hip_rewrite PRIVATE ${WAVEBENCH_WARNINGS})
 set_target_properties(wavebench_hip_rewrite PROPERTIES OUTPUT_NAME wavebench-hip-rewrite
                                                        RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)

@@ -147,8 +147,10 @@ function(wavebench_use_platform target platform)
   if(platform STREQUAL "cpu")
     target_link_libraries(${target} PRIVATE wavebench::hip_cpu)
     # Signed int arithmetic wraps on GPUs; make g++ promise the same instead of assuming no overflow.
+    # -fno-strict-aliasing: GPU compilers keep type-punned stores (a float written through an int*),
+    # which g++ -O2 may drop under its aliasing rules.
     # -Wno-unknown-pragmas: GPU code says #pragma unroll, which g++ spells differently.
-    target_compile_options(${target} PRIVATE ${warnings} -fwrapv -Wno-unknown-pragmas)
+    target_compile_options(${target} PRIVATE ${warnings} -fwrapv -fno-strict-aliasing -Wno-unknown-pragmas)
   elseif(platform STREQUAL "nvidia")
     # The shared CUDA runtime only (wavebench::hip_nvidia), the one the platform library uses: no
     # static copy of it as well.

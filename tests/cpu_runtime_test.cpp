@@ -243,6 +243,60 @@ BOOST_DATA_TEST_CASE_F(warp_size_fixture, divergent_collectives_count_only_their
     for (int t = 0; t < 64; ++t) BOOST_REQUIRE_EQUAL(h[t], t % 2 == 0 ? even : odd);
 }
 
+// _sync forms: the lanes a mask names meet from any call site; matches and reductions over them.
+__global__ void masked_collectives(int* from_lane_0, unsigned long long* same, int* sums, unsigned long long* votes)
+{
+    const int t = int(threadIdx.x);
+    const unsigned long long all = ~0ull >> (64 - warpSize);
+    if (t % 2) // two call sites, one mask: one collective
+        from_lane_0[t] = __shfl_sync(all, t * 10, 0);
+    else
+        from_lane_0[t] = __shfl_sync(all, t * 10, 0);
+    same[t] = __match_any_sync(all, t % 3);
+    sums[t] = __reduce_add_sync(all, t) + __reduce_max_sync(all, -t) * 1000;
+    votes[t] = t < 8 ? __ballot_sync(0xffull, t % 2) : 0; // the eight lanes named, in a branch
+}
+
+BOOST_DATA_TEST_CASE_F(warp_size_fixture, masked_collectives_take_the_lanes_their_mask_names,
+                       boost::unit_test::data::make({32, 64}), width)
+{
+    BOOST_REQUIRE_EQUAL(hipCpuSetWarpSize(width), hipSuccess);
+    dbuf<int> from(64), sums(64);
+    dbuf<unsigned long long> same(64), votes(64);
+    hipLaunchKernelGGL(masked_collectives, dim3(1), dim3(64), 0, nullptr, from.p, same.p, sums.p, votes.p);
+    launched();
+    const auto f = from.host(), s = sums.host();
+    const auto m = same.host(), v = votes.host();
+    for (int t = 0; t < 64; ++t) {
+        const int base = t - t % int(width);
+        BOOST_REQUIRE_EQUAL(f[t], base * 10);
+        unsigned long long want = 0;
+        for (int l = 0; l < int(width); ++l) want |= (base + l) % 3 == t % 3 ? 1ull << l : 0;
+        BOOST_REQUIRE_EQUAL(m[t], want);
+        const int total = int(width) * base + int(width) * (int(width) - 1) / 2;
+        BOOST_REQUIRE_EQUAL(s[t], total - base * 1000);
+        BOOST_REQUIRE_EQUAL(v[t], t < 8 ? 0xaaull : 0ull);
+    }
+}
+
+// Lanes 0..31 wait at a barrier while the others' _sync names them: no GPU completes that.
+__global__ void stuck_mask(int* out)
+{
+    const int t = int(threadIdx.x);
+    if (t < 32)
+        __syncthreads();
+    else
+        out[t] = __shfl_sync(~0ull, t, 0);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_mask_naming_a_lane_that_cannot_arrive_fails_the_launch, warp_size_fixture)
+{
+    BOOST_REQUIRE_EQUAL(hipCpuSetWarpSize(64), hipSuccess);
+    dbuf<int> out(64);
+    hipLaunchKernelGGL(stuck_mask, dim3(1), dim3(64), 0, nullptr, out.p);
+    BOOST_REQUIRE_EQUAL(hipGetLastError(), hipErrorLaunchFailure);
+}
+
 __global__ void clamp_kernel(const int* in, int* out, float* fout, int n)
 {
     const int i = int(blockIdx.x * blockDim.x + threadIdx.x);

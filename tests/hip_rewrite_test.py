@@ -43,6 +43,10 @@ inline hip_cpu_dynamic_shared_t hip_cpu_dynamic_shared() { return {}; }
 #define __global__
 #define __shared__ static thread_local
 #define __align__(n) alignas(n)
+#define __device__
+struct hip_cpu_region { explicit hip_cpu_region(unsigned) {} void enter_arm(unsigned) {} };
+inline unsigned long long __ballot(int) { return 0; }
+inline int __shfl_xor(int v, int) { return v; }
 """
 
 
@@ -97,6 +101,71 @@ class Rewrite(unittest.TestCase):
         p = subprocess.run(["g++", "-std=c++20", "-fsyntax-only", "-include", stubs, "-x", "c++",
                             os.path.join(self.dir, "k.cpp")], capture_output=True, text=True, timeout=300)
         self.assertEqual(p.returncode, 0, p.stderr)
+
+    # ---- region marks (reconvergence) ---------------------------------------------------------------
+    def test_code_that_reaches_no_collective_is_left_alone(self):
+        self.unchanged("__global__ void k(int* p) {\n  if (p[0]) p[1] = 2;\n  for (int i = 0; i < 4; ++i) p[i] += i;\n"
+                       "  switch (p[2]) { case 1: break; }\n  __syncthreads();\n}\n")
+
+    def test_statements_that_reach_a_collective_are_marked(self):
+        body = self.rewrite("__device__ int red(int v) {\n  for (int o = 32; o > 0; o >>= 1) v += __shfl_xor(v, o);\n"
+                            "  return v;\n}\n"
+                            "__global__ void k(int* p) {\n  if (p[0] > 1) {\n    p[1] = red(p[0]);\n  } else p[2] = 0;\n"
+                            "  if (p[3]) p[4] = 1;\n"
+                            "  switch (p[5]) {\n  case 1: p[6] = __ballot(1); break;\n  default: break;\n  }\n"
+                            "  while (p[7]--) { if (p[8]) continue; p[9] = __ballot(1); }\n}\n"
+                            "int main() { int* p = 0; k<<<1, 64>>>(p); }\n")
+        lines_ = body.split("\n")
+        # red: a frame of its own, and its loop's (whose body cannot part lanes: no frame per iteration).
+        self.assertRegex(lines_[0], r"^__device__ int red\(int v\) \{ ::hip_cpu_region __wb_r\d+\(\d+u\);$")
+        self.assertRegex(lines_[1], r"^  \{ ::hip_cpu_region __wb_r\d+\(\d+u\); for \(int o = 32; o > 0; o >>= 1\) "
+                                    r"v \+= __shfl_xor\(v, o\); \}$")
+        # k reaches red by name: its if and else are marked, each branch says which it is.
+        self.assertRegex(lines_[5], r"^  \{ ::hip_cpu_region (__wb_r\d+)\(\d+u\); if \(p\[0\] > 1\) \{ \1\.enter_arm\(1u\); \{$")
+        self.assertRegex(lines_[7], r"^  \} \} else \{ __wb_r\d+\.enter_arm\(2u\); p\[2\] = 0; \} \}$")
+        self.assertEqual(lines_[8], "  if (p[3]) p[4] = 1;", "a statement that reaches no collective")
+        self.assertRegex(lines_[9], r"^  \{ ::hip_cpu_region (__wb_r\d+)\(\d+u\); switch \(p\[5\]\) \{$")
+        self.assertRegex(lines_[10], r"^  case 1: __wb_r\d+\.enter_arm\(\d+u\); p\[6\] = __ballot\(1\); break;$")
+        self.assertRegex(lines_[12], r"^  \} \}$")
+        # A loop body that parts lanes (continue) gets a frame per iteration.
+        self.assertRegex(lines_[13], r"^  \{ ::hip_cpu_region __wb_r\d+\(\d+u\); while \(p\[7\]--\) "
+                                     r"\{ ::hip_cpu_region __wb_r\d+\(\d+u\); \{ if \(p\[8\]\) continue;")
+        self.assertEqual(lines_[15], "int main() { int* p = 0; %s; }" % launch("1, 64", "k", "p"),
+                         "launching a kernel does not make the host code reach its collectives")
+
+    def test_marked_code_compiles(self):
+        self.compiles("__device__ int red(int v) { for (int o = 32; o > 0; o >>= 1) v += __shfl_xor(v, o); return v; }\n"
+                      "__global__ void k(int* p) {\n"
+                      "  if (int q = p[0]; q > 1) [[likely]] { p[1] = red(q); } else if (p[2]) p[3] = red(1); else {}\n"
+                      "  for (int i = 0; i < 3; ++i) { if (i == p[4]) continue; if (i == 2) break; p[i] = __ballot(1); }\n"
+                      "  do p[5] = red(p[5]); while (p[6]--);\n"
+                      "  int vs[2] = {1, 2};\n  for (int v : vs) switch (v) { case 1: case 2: { p[v] = __ballot(v); } [[fallthrough]]; default: ; }\n"
+                      "  auto lam = [&](int x) { if (x) return 0; return red(x); };\n  p[7] = lam(p[8]);\n"
+                      "  #pragma GCC unroll 2\n  for (int i = 0; i < 2; ++i) p[i] += __ballot(i);\n"
+                      "  if constexpr (sizeof(int) == 4) p[9] = red(2);\n"
+                      "  try { p[10] = red(3); } catch (...) {}\n"
+                      "  out: if (p[11]) { p[12] = __ballot(1); goto out2; }\n  out2: return;\n}\n")
+
+    def test_a_backward_goto_where_lanes_must_reconverge_is_refused(self):
+        self.refused("__global__ void k(int* p) {\n  again:\n  p[0] = __ballot(1);\n  if (--p[1]) goto again;\n}\n",
+                     4, 15, "goto back to an earlier label")
+
+    def test_unreadable_statements_are_left_alone_with_a_warning(self):
+        source = "__global__ void k(int* p) {\n#if A\n  if (p[0])\n#else\n  if (p[1])\n#endif\n" \
+                 "  {\n    p[2] = __ballot(1);\n  }\n}\n"
+        p, path, out = self.tool(source)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertRegex(p.stderr, r"\A%s:1:27: warning: cannot read the statements of `k` [^\n]+without "
+                                   r"reconvergence\n\Z" % re.escape(path))
+        with open(out) as f:
+            self.assertNotIn("hip_cpu_region", f.read())
+
+    def test_deep_nesting_of_marked_statements_is_no_crash(self):
+        n = 20000
+        source = "__global__ void k(int* p) {\n" + "if (p[0]) " * n + "p[1] = __ballot(1);\n}\n"
+        p, _, out = self.tool(source)
+        self.assertEqual(p.returncode, 0, p.stderr[-300:])
+        self.assertIn("warning: cannot read the statements of `k`", p.stderr)
 
     # ---- launches ----------------------------------------------------------------------------------
     def test_plain_launches_with_two_three_and_four_configuration_items(self):

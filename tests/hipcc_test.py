@@ -7,7 +7,12 @@ that is not a regular file refused before anything is done, dependency files tha
 (launches and `extern __shared__` in headers and macros, a template-id with commas in
 hipLaunchKernelGGL, `static __shared__`) under C++14, 17 and 20, errors in a header named there, and
 a device assert failing its launch. Usage:
-hipcc_test.py BUILD_DIR SOURCE_DIR PATH_TO_wavebench-hipcc"""
+hipcc_test.py BUILD_DIR SOURCE_DIR PATH_TO_wavebench-hipcc
+
+Also what hipcc's own command lines bring: its options for GPU code alone ignored with a note,
+`-x hip` on a `.c` file, ROCm's runtime library (-lamdhip64) dropped, hip/hip_runtime.h included in
+every source without its own #include, type-punned stores kept (-fno-strict-aliasing), and checked
+mode stopping at a shared-memory overrun with the line of the access."""
 import os
 import shutil
 import subprocess
@@ -302,10 +307,52 @@ class Hipcc(unittest.TestCase):
         self.assertIn("ERROR: AddressSanitizer: use-after-poison", p.stderr)
         self.assertRegex(p.stderr, r"READ of size 4 .*\n    #0 0x[0-9a-f]+ in past_shared\(int\*\) \S*bugs\.hip:21")
 
+    def test_checked_mode_reports_a_float_cast_beyond_the_integers_range(self):
+        # x86 gives INT_MIN where a GPU saturates; the conversion intrinsics saturate as GPUs do.
+        self.write("cast.hip", "#include <hip/hip_runtime.h>\n#include <cstdio>\n"
+                               "__global__ void k(const float* in, int* out) {\n"
+                               "    out[0] = __float2int_rz(in[0]);\n"
+                               "    out[1] = (int)in[0];\n}\n"
+                               "int main() {\n    float* in;\n    int* out;\n"
+                               "    hipMallocManaged(&in, sizeof(float));\n    hipMallocManaged(&out, 2 * sizeof(int));\n"
+                               "    in[0] = 3e9f;\n    k<<<1, 1>>>(in, out);\n    hipDeviceSynchronize();\n"
+                               "    std::printf(\"%d %d\\n\", out[0], out[1]);\n}\n")
+        p = hipcc("--checked", "cast.hip", "-o", "cast", cwd=self.dir)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        p = subprocess.run([os.path.join(self.dir, "cast")], capture_output=True, text=True, timeout=120, env=CHECKED_ENV)
+        self.assertEqual((p.returncode, p.stdout), (0, "2147483647 -2147483648\n"), p.stderr)
+        self.assertRegex(p.stderr, r"cast\.hip:5:\d+: runtime error: 3e\+09 is outside the range of representable "
+                                   r"values of type 'int'")
+
+    def test_checked_mode_reports_a_collective_without_a_mask_in_divergent_code(self):
+        # Portable on AMD, not on NVIDIA since Volta: reported once, at its line; the _sync form and
+        # __activemask() in the same branch, and a collective every lane reaches, are not.
+        self.write("div.hip", "#include <hip/hip_runtime.h>\n#include <cstdio>\n"
+                              "__global__ void k(unsigned long long* out) {\n"
+                              "    const int t = threadIdx.x;\n"
+                              "    if (t % 2) {\n"
+                              "        out[t] = __ballot(1);\n"
+                              "        out[t] += __ballot_sync(__activemask(), 1);\n"
+                              "    }\n"
+                              "    out[64 + t] = __ballot(1);\n}\n"
+                              "int main() {\n    unsigned long long* out;\n"
+                              "    hipMallocManaged(&out, 128 * sizeof(unsigned long long));\n"
+                              "    for (int i = 0; i < 2; ++i) k<<<2, 64>>>(out);\n    hipDeviceSynchronize();\n"
+                              "    std::printf(\"%llx %llx\\n\", out[1], out[64]);\n}\n")
+        p = hipcc("--checked", "div.hip", "-o", "div", cwd=self.dir)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        p = subprocess.run([os.path.join(self.dir, "div")], capture_output=True, text=True, timeout=120, env=CHECKED_ENV)
+        self.assertEqual((p.returncode, p.stdout), (0, "5555555555555554 ffffffffffffffff\n"), p.stderr)
+        warnings = [line for line in p.stderr.splitlines() if "collective without a mask" in line]
+        self.assertEqual(len(warnings), 1, p.stderr)
+        self.assertRegex(warnings[0], r"div\.hip:6: warning: a collective without a mask in divergent code: 32 of the "
+                                      r"wavefront's 64 lanes take part; .*_sync form")
+
     def test_checked_mode_reports_nothing_of_a_correct_program(self):
-        # Shared arrays of a class type (g++ guards them) and `extern __shared__` at namespace scope.
+        # Shared arrays of a class type (g++ guards them) and `extern __shared__` at namespace scope;
+        # graphs: launches captured with a copy of the capturing function's stack (redzones and all).
         samples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hip_samples")
-        for name in ["half_precision", "dynamic_shared"]:
+        for name in ["half_precision", "dynamic_shared", "graphs"]:
             with self.subTest(name):
                 p = hipcc("--checked", os.path.join(samples, name + ".hip"), "-o", name, cwd=self.dir)
                 self.assertEqual(p.returncode, 0, p.stderr)
@@ -333,6 +380,152 @@ class Hipcc(unittest.TestCase):
         self.assertTrue(p.stderr.endswith("wavebench-hipcc: 'hiprtc.h' is a HIP header the cpu platform does not "
                                           "provide, so ROCm's own copy ('/usr/include/hip/hiprtc.h') was reached; "
                                           "see the cpu platform's README for what is supported\n"), p.stderr)
+
+    def start(self, name, *args, env=None):
+        return subprocess.run([os.path.join(self.dir, name), *args], capture_output=True, text=True, timeout=120,
+                              env=env or RUN_ENV)
+
+    def test_hipccs_options_for_gpu_code_are_ignored_with_a_note(self):
+        self.write("g.hip", "#include <cstdio>\n__global__ void k(int* p) { p[threadIdx.x] = 2 * threadIdx.x; }\n"
+                            "int main() {\n    int* d;\n    hipMalloc(&d, 64 * sizeof(int));\n    k<<<1, 64>>>(d);\n"
+                            "    int h[64];\n    hipMemcpy(h, d, sizeof h, hipMemcpyDeviceToHost);\n"
+                            "#ifdef __FAST_MATH__\n    std::printf(\"fast \");\n#endif\n"
+                            "    std::printf(\"%d\\n\", h[63]);\n}\n")
+        gpu = ["--offload-arch=gfx90a", "--offload-arch", "gfx942", "--amdgpu-target=gfx908", "-munsafe-fp-atomics",
+               "-mno-unsafe-fp-atomics", "-fgpu-rdc", "-fno-gpu-rdc", "-fgpu-flush-denormals-to-zero",
+               "--gpu-max-threads-per-block=256", "-mcumode", "-mno-cumode", "-mwavefrontsize64",
+               "--cuda-gpu-arch=sm_90", "-Xarch_device", "-O3", "-mllvm", "-amdgpu-early-inline-all=true"]
+        note = ("wavebench-hipcc: note: ignored (options for GPU code, which the cpu platform does not compile): "
+                "--offload-arch=gfx90a --offload-arch gfx942 --amdgpu-target=gfx908 -munsafe-fp-atomics "
+                "-mno-unsafe-fp-atomics -fgpu-rdc -fno-gpu-rdc -fgpu-flush-denormals-to-zero "
+                "--gpu-max-threads-per-block=256 -mcumode -mno-cumode -mwavefrontsize64 --cuda-gpu-arch=sm_90 "
+                "-Xarch_device -O3 -mllvm -amdgpu-early-inline-all=true\n")
+        # -ffast-math is an option for the host compiler too: passed on.
+        p = hipcc(*gpu, "-O2", "-ffast-math", "-c", "g.hip", "-o", "g.o", cwd=self.dir)
+        self.assertEqual((p.returncode, p.stderr), (0, note))
+        p = hipcc("--hip-link", "-fgpu-rdc", "--offload-arch=gfx90a", "g.o", "-o", "g", cwd=self.dir)
+        self.assertEqual((p.returncode, p.stderr), (0, "wavebench-hipcc: note: ignored (options for GPU code, which "
+                                                       "the cpu platform does not compile): --hip-link -fgpu-rdc "
+                                                       "--offload-arch=gfx90a\n"))
+        self.assertEqual(self.start("g").stdout, "fast 126\n")
+        p = hipcc("g.hip", "-o", "g2", cwd=self.dir)  # and no note without them
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        p = hipcc("--help", cwd=self.dir)
+        self.assertIn("--offload-arch=X", p.stdout)
+        self.assertIn("-lamdhip64", p.stdout)
+
+    def test_x_hip_compiles_a_c_file_as_hip(self):
+        # As hipcc: `-x hip` makes the inputs after it HIP sources (C++), whatever their names; after
+        # `-x none` a .c file is C again (`new` is a name in C, a keyword in C++).
+        self.write("kern.c", "#include <cstdio>\nextern \"C\" int from_c(void);\n"
+                             "template <class T> __global__ void k(T* p) { p[threadIdx.x] = T(threadIdx.x) + from_c(); }\n"
+                             "int main() {\n    int* d;\n    hipMalloc(&d, 64 * sizeof(int));\n"
+                             "    hipLaunchKernelGGL(k<int>, dim3(1), dim3(64), 0, 0, d);\n    int h[64];\n"
+                             "    hipMemcpy(h, d, sizeof h, hipMemcpyDeviceToHost);\n    std::printf(\"%d\\n\", h[63]);\n}\n")
+        self.write("plain.c", "int from_c(void) { int new = 1000; return new; }\n")
+        for args in [["-x", "hip", "kern.c", "-x", "none", "plain.c"], ["-xhip", "kern.c", "-xnone", "plain.c"]]:
+            with self.subTest(args):
+                p = hipcc(*args, "-o", "k", cwd=self.dir)
+                # The one compiler run has -std=c++20 for the HIP source; g++ says it means nothing to C.
+                self.assertEqual((p.returncode, [line for line in p.stderr.splitlines()
+                                                 if "is valid for C++/ObjC++ but not for C" not in line]), (0, []))
+                self.assertEqual(self.start("k").stdout, "1063\n")
+        p = hipcc("-x", "hip", "-c", "kern.c", cwd=self.dir)  # the object named after the source
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        self.assertIn("kern.o", os.listdir(self.dir))
+        p = hipcc("-c", "kern.c", cwd=self.dir)  # a .c file without -x hip is C, as with hipcc
+        self.assertNotEqual(p.returncode, 0)
+
+    def test_rocms_runtime_library_is_dropped(self):
+        # Linked ahead of the cpu runtime, ROCm's libamdhip64 would take its calls (and crash).
+        self.write("r.hip", SOURCE + MAIN)
+        self.write("h.h", "#define V 5\n")
+        for args, named in [(["-L/opt/rocm/lib", "-lamdhip64"], "-lamdhip64"), (["-l", "amdhip64"], "-l amdhip64")]:
+            with self.subTest(args):
+                p = hipcc("r.hip", *args, "-o", "r", cwd=self.dir)
+                self.assertEqual((p.returncode, p.stderr),
+                                 (0, "wavebench-hipcc: note: dropped %s (ROCm's runtime library): the cpu platform's "
+                                     "runtime is linked instead\n" % named))
+                self.assertEqual(self.start("r").stdout, "5\n")
+                if shutil.which("readelf"):
+                    p = subprocess.run(["readelf", "-d", os.path.join(self.dir, "r")], capture_output=True, text=True)
+                    self.assertNotIn("libamdhip64", p.stdout)
+                    self.assertIn("libwavebench_hip_cpu", p.stdout)
+
+    def test_the_runtime_header_is_included_in_every_source(self):
+        # hipcc includes hip/hip_runtime.h first; a source that includes it too is unchanged.
+        self.write("bare.hip", "#include <cstdio>\n__global__ void k(int* p) { p[threadIdx.x] = warpSize; }\n"
+                               "int main() {\n    int* d;\n    hipMalloc(&d, 64 * sizeof(int));\n    k<<<1, 64>>>(d);\n"
+                               "    int h[64];\n    hipMemcpy(h, d, sizeof h, hipMemcpyDeviceToHost);\n"
+                               "    std::printf(\"%d %ld\\n\", h[0], long(__cplusplus));\n}\n")
+        self.write("own.hip", "#include <hip/hip_runtime.h>\n#include <hip/hip_runtime.h>\n" + SOURCE + MAIN)
+        self.write("h.h", "#define V 3\n")
+        for std, value in [("c++14", "201402"), ("c++17", "201703"), ("c++20", "202002")]:
+            with self.subTest(std):
+                p = hipcc("-std=" + std, "-Wall", "-Wextra", "-Werror", "bare.hip", "-o", "bare", cwd=self.dir)
+                self.assertEqual((p.returncode, p.stderr), (0, ""))
+                self.assertEqual(self.start("bare").stdout, "64 %s\n" % value)
+                p = hipcc("-std=" + std, "-Wall", "-Wextra", "-Werror", "own.hip", "-o", "own", cwd=self.dir)
+                self.assertEqual((p.returncode, p.stderr), (0, ""))
+                self.assertEqual(self.start("own").stdout, "3\n")
+        p = hipcc("-MM", "bare.hip", cwd=self.dir)  # the dependencies name the header it includes
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("hip/hip_runtime.h", p.stdout)
+
+    def test_type_punned_stores_are_kept(self):
+        # GPU compilers keep the float store through the int's address; g++ -O3 with strict
+        # aliasing returns the int it stored before it. wavebench-hipcc compiles with -fno-strict-aliasing.
+        self.write("pun.hip", "#include <cstdio>\n"
+                              "__device__ __attribute__((noinline)) int store_both(int* i, float* f) {\n"
+                              "    *i = 1;\n    *f = 0.0f;\n    return *i;\n}\n"
+                              "__global__ void k(int* b) { b[1] = store_both(b, reinterpret_cast<float*>(b)); }\n"
+                              "int main() {\n    int* d;\n    hipMalloc(&d, 2 * sizeof(int));\n    k<<<1, 1>>>(d);\n"
+                              "    int h[2];\n    hipMemcpy(h, d, sizeof h, hipMemcpyDeviceToHost);\n"
+                              "    std::printf(\"%d\\n\", h[1]);\n}\n")
+        for level in ["-O2", "-O3"]:
+            with self.subTest(level):
+                p = hipcc(level, "pun.hip", "-o", "pun", cwd=self.dir)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                self.assertEqual(self.start("pun").stdout, "0\n")
+
+    def test_checked_mode_stops_at_a_shared_memory_overrun(self):
+        # Past the last `__shared__` variable lies the thread's control block (the checker crashed on
+        # the write, which broke the thread pointer); before the first, the runtime's thread-local
+        # state. Both are stopped before the access, with its line.
+        self.write("over.hip", "#include <cstdio>\n#include <cstdlib>\n"
+                               "__global__ void k(int* out, int off) {\n"
+                               "    __shared__ int s[64];\n"
+                               "    if (off == 100) s[threadIdx.x + 100] = 1;\n"
+                               "    int* p = s;\n"
+                               "    if (off != 100) p[int(threadIdx.x) + off] = 1;\n"
+                               "    __syncthreads();\n"
+                               "    out[threadIdx.x] = s[threadIdx.x];\n}\n"
+                               "__global__ void dynamic(int* out) {\n"
+                               "    extern __shared__ int dyn[];\n    dyn[threadIdx.x + 100] = 1;\n"
+                               "    out[threadIdx.x] = 0;\n}\n"
+                               "int main(int argc, char** argv) {\n"
+                               "    int* d;\n    hipMalloc(&d, 64 * sizeof(int));\n"
+                               "    if (argc > 1) k<<<1, 64>>>(d, std::atoi(argv[1]));\n"
+                               "    else dynamic<<<1, 64, 64 * sizeof(int)>>>(d);\n"
+                               "    std::printf(\"done\\n\");\n}\n")
+        p = hipcc("--checked", "over.hip", "-o", "over", cwd=self.dir)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        p = self.start("over", "0", env=CHECKED_ENV)
+        self.assertEqual((p.returncode, p.stdout), (0, "done\n"), p.stderr)
+        self.assertNotIn("wavebench checked", p.stderr)
+        for off, line, where in [("100", 5, "past the end of the block's `__shared__` variables"),
+                                 ("64", 7, ""), ("-1", 7, "before the block's first `__shared__` variable")]:
+            with self.subTest(off):
+                p = self.start("over", off, env=CHECKED_ENV)
+                self.assertEqual((p.returncode, p.stdout), (1, ""), p.stderr)
+                self.assertRegex(p.stderr, r"wavebench checked: shared-memory overrun in block \(0,0,0\): lane 0 writes "
+                                           r"4 bytes at 0x[0-9a-f]+ at \S*over\.hip:%d in k\(int\*, int\), [^\n]*%s"
+                                           r"[^\n]*; stopped\n" % (line, where))
+        # Past the dynamic shared memory the launch asked for: AddressSanitizer's report, as before.
+        p = self.start("over", env=CHECKED_ENV)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("ERROR: AddressSanitizer: use-after-poison", p.stderr)
+        self.assertRegex(p.stderr, r"WRITE of size 4 .*\n    #0 0x[0-9a-f]+ in dynamic\(int\*\) \S*over\.hip:13")
 
 
 if __name__ == "__main__":

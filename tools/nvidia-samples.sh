@@ -13,7 +13,7 @@ passed=0 failed=0
 for s in "$dir"/*; do
     [ -x "$s" ] && [ -f "$s" ] || continue
     name=$(basename "$s") args=()
-    case $name in platform_macros) args=(nvidia) ;; warp_sync) args=(syncwarp) ;; esac
+    case $name in platform_macros) args=(nvidia) ;; warp_sync) args=(syncwarp) ;; scalar_api) args=(tests/hip_samples/scalar_api_gpu.txt) ;; esac
     echo "## $name ${args[*]}"
     timeout 120 "$s" "${args[@]}" 2>&1 | tail -5
     status=${PIPESTATUS[0]}

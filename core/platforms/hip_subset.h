@@ -22,6 +22,7 @@ typedef enum hipError_t : int {
     hipErrorInvalidImage = 200,
     hipErrorPeerAccessUnsupported = 217,
     hipErrorInvalidHandle = 400,
+    hipErrorIllegalState = 401,
     hipErrorNotReady = 600,
     hipErrorIllegalAddress = 700,
     hipErrorLaunchOutOfResources = 701,
@@ -32,6 +33,16 @@ typedef enum hipError_t : int {
     hipErrorLaunchFailure = 719,
     hipErrorCooperativeLaunchTooLarge = 720,
     hipErrorNotSupported = 801,
+    // Stream capture (HIP graphs).
+    hipErrorStreamCaptureUnsupported = 900, // not allowed while the stream (or another, in global mode) captures
+    hipErrorStreamCaptureInvalidated = 901, // the capture was invalidated by an earlier error
+    hipErrorStreamCaptureMerge = 902,       // it would merge two captures
+    hipErrorStreamCaptureUnmatched = 903,   // the capture was not begun on this stream
+    hipErrorStreamCaptureUnjoined = 904,    // a stream forked from the capture was not joined back
+    hipErrorStreamCaptureIsolation = 905,
+    hipErrorStreamCaptureImplicit = 906,
+    hipErrorCapturedEvent = 907,            // the event was last recorded in a capturing stream
+    hipErrorStreamCaptureWrongThread = 908, // ended on another thread than the one that began it
     hipErrorUnknown = 999,
 } hipError_t;
 #define HIP_SUCCESS hipSuccess // the older spelling, which ROCm's samples still use
@@ -88,6 +99,8 @@ inline const char* hip_subset_error_name(hipError_t e)
         return "hipErrorPeerAccessUnsupported";
     case hipErrorInvalidHandle:
         return "hipErrorInvalidHandle";
+    case hipErrorIllegalState:
+        return "hipErrorIllegalState";
     case hipErrorNotReady:
         return "hipErrorNotReady";
     case hipErrorIllegalAddress:
@@ -106,6 +119,24 @@ inline const char* hip_subset_error_name(hipError_t e)
         return "hipErrorCooperativeLaunchTooLarge";
     case hipErrorNotSupported:
         return "hipErrorNotSupported";
+    case hipErrorStreamCaptureUnsupported:
+        return "hipErrorStreamCaptureUnsupported";
+    case hipErrorStreamCaptureInvalidated:
+        return "hipErrorStreamCaptureInvalidated";
+    case hipErrorStreamCaptureMerge:
+        return "hipErrorStreamCaptureMerge";
+    case hipErrorStreamCaptureUnmatched:
+        return "hipErrorStreamCaptureUnmatched";
+    case hipErrorStreamCaptureUnjoined:
+        return "hipErrorStreamCaptureUnjoined";
+    case hipErrorStreamCaptureIsolation:
+        return "hipErrorStreamCaptureIsolation";
+    case hipErrorStreamCaptureImplicit:
+        return "hipErrorStreamCaptureImplicit";
+    case hipErrorCapturedEvent:
+        return "hipErrorCapturedEvent";
+    case hipErrorStreamCaptureWrongThread:
+        return "hipErrorStreamCaptureWrongThread";
     case hipErrorUnknown:
         return "hipErrorUnknown";
     }
@@ -146,6 +177,7 @@ typedef enum hipDeviceAttribute_t {
     hipDeviceAttributeL2CacheSize,
     hipDeviceAttributeMaxBlockDimX,
     hipDeviceAttributeMaxGridDimX,
+    hipDeviceAttributeConcurrentManagedAccess,
 } hipDeviceAttribute_t;
 
 typedef struct hipDeviceProp_t {

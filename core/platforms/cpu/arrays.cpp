@@ -1,6 +1,7 @@
 // The CPU runtime's arrays: elements row after row in host memory (rows without padding, then
 // slices or layers), and the copies into and out of them (2-D, linear and 3-D).
 #include "arrays.h"
+#include "graphs.h"
 #include "runtime_common.h"
 
 #include <cstdint>
@@ -175,8 +176,15 @@ hipError_t hipMemcpy2DToArray(hipArray_t dst, size_t w_offset, size_t h_offset, 
 }
 
 hipError_t hipMemcpy2DToArrayAsync(hipArray_t dst, size_t w_offset, size_t h_offset, const void* src, size_t spitch,
-                                   size_t width, size_t height, hipMemcpyKind kind, hipStream_t)
+                                   size_t width, size_t height, hipMemcpyKind kind, hipStream_t stream)
 {
+    if (capturing(stream)) { // recorded, once the region is checked
+        unsigned char* at = nullptr;
+        if (const hipError_t e = region(dst, w_offset, h_offset, width, height, at); e != hipSuccess) return e;
+        return capture(stream, [=](hipStream_t) {
+            return hipMemcpy2DToArray(dst, w_offset, h_offset, src, spitch, width, height, kind);
+        });
+    }
     return hipMemcpy2DToArray(dst, w_offset, h_offset, src, spitch, width, height, kind);
 }
 
@@ -197,8 +205,15 @@ hipError_t hipMemcpy2DFromArray(void* dst, size_t dpitch, hipArray_const_t src, 
 }
 
 hipError_t hipMemcpy2DFromArrayAsync(void* dst, size_t dpitch, hipArray_const_t src, size_t w_offset, size_t h_offset,
-                                     size_t width, size_t height, hipMemcpyKind kind, hipStream_t)
+                                     size_t width, size_t height, hipMemcpyKind kind, hipStream_t stream)
 {
+    if (capturing(stream)) { // recorded, once the region is checked
+        unsigned char* at = nullptr;
+        if (const hipError_t e = region(src, w_offset, h_offset, width, height, at); e != hipSuccess) return e;
+        return capture(stream, [=](hipStream_t) {
+            return hipMemcpy2DFromArray(dst, dpitch, src, w_offset, h_offset, width, height, kind);
+        });
+    }
     return hipMemcpy2DFromArray(dst, dpitch, src, w_offset, h_offset, width, height, kind);
 }
 
@@ -233,6 +248,11 @@ hipError_t hipMemcpy3D(const hipMemcpy3DParms* p)
     return hipSuccess;
 }
 
-hipError_t hipMemcpy3DAsync(const hipMemcpy3DParms* p, hipStream_t) { return hipMemcpy3D(p); }
+hipError_t hipMemcpy3DAsync(const hipMemcpy3DParms* p, hipStream_t stream)
+{
+    if (!p || !capturing(stream)) return hipMemcpy3D(p);
+    const hipMemcpy3DParms copy = *p; // recorded with the parameters as they are now
+    return capture(stream, [copy](hipStream_t) { return hipMemcpy3D(&copy); });
+}
 
 } // extern "C"

@@ -1,8 +1,9 @@
 // The shared-memory checker of `wavebench-hipcc --checked`: reads of shared memory that another
 // lane of the block wrote with no barrier (or, within a wavefront, no collective) between, and reads
 // of shared memory that no lane of the block wrote, each reported once with the lines of both
-// accesses. Hand-written because no sanitizer knows the runtime's lanes: to ThreadSanitizer every
-// lane of a block is one OS thread.
+// accesses; and accesses past the `__shared__` variables (into the thread's control block, or into
+// no variable), which stop the program as AddressSanitizer stops it. Hand-written because no
+// sanitizer knows the runtime's lanes: to ThreadSanitizer every lane of a block is one OS thread.
 //
 // How: the program is compiled with AddressSanitizer calling a function for every access
 // (`--param asan-instrumentation-with-call-threshold=0`); this file, linked into the executable
@@ -16,6 +17,7 @@
 #include <link.h>
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
+#include <unistd.h>
 
 #include <hip/hip_runtime.h>
 
@@ -36,6 +38,11 @@ namespace {
 
 constexpr size_t max_reports = 20;
 constexpr size_t dynamic_bytes = 64 * 1024; // the runtime's dynamic shared memory per block
+// The executable's thread-local block, where the `__shared__` variables are, ends at the thread
+// pointer; glibc's control block of the thread follows it (2368 bytes in glibc 2.36): a lane's
+// access there is past the last variable, and a write would break the thread (its own pointer, the
+// stack guard), so it is stopped before it is made.
+constexpr uintptr_t control_block_bytes = 2048;
 
 /// An access to a byte of shared memory by a lane, and where that lane was.
 struct access {
@@ -75,10 +82,15 @@ std::mutex g_report_mutex;
 std::set<std::pair<uintptr_t, uintptr_t>> g_reported;
 size_t g_reports = 0;
 
+// The thread's state is on the heap: in the executable's thread-local block, beside the `__shared__`
+// variables, lies only this pointer (no guard variable, as a thread_local object would have), which
+// find_variables' caller leaves out of the variables a lane may access.
+thread_local thread_state* tl_state = nullptr;
+
 thread_state& state()
 {
-    static thread_local thread_state s;
-    return s;
+    if (!tl_state) tl_state = new thread_state; // the thread's, for as long as it runs
+    return *tl_state;
 }
 
 int executable_tls(dl_phdr_info* info, size_t, void* out)
@@ -96,8 +108,13 @@ int executable_tls(dl_phdr_info* info, size_t, void* out)
 /// variables initialized at run time (`_ZGV...`, `__tls_guard`; a `__shared__` array of a class type
 /// with a base gets one from g++), as offsets in its thread-local block. Read from its symbol table.
 std::vector<std::pair<uintptr_t, uintptr_t>> g_not_shared;
+/// Every thread-local variable of the executable (the `__shared__` ones, the program's own
+/// thread_local ones, the guards), as offsets in its block, in order; this checker's own left out.
+/// A lane's access to the block must lie inside one of them. Empty when the executable has no
+/// symbol table (stripped): then only accesses past the block's end are seen.
+std::vector<std::pair<uintptr_t, uintptr_t>> g_variables;
 
-void find_guards()
+void find_variables()
 {
     FILE* f = std::fopen("/proc/self/exe", "rb");
     if (!f) return;
@@ -117,15 +134,63 @@ void find_guards()
         for (size_t k = 0; k < sh[i].sh_size / sizeof(ElfW(Sym)); ++k) {
             if (ELF64_ST_TYPE(sym[k].st_info) != STT_TLS || sym[k].st_name >= strings.sh_size) continue;
             const std::string name(elf.data() + strings.sh_offset + sym[k].st_name);
-            if (name.compare(0, 4, "_ZGV") == 0 || name == "__tls_guard")
-                g_not_shared.emplace_back(sym[k].st_value, sym[k].st_value + std::max<uintptr_t>(sym[k].st_size, 1));
+            const std::pair<uintptr_t, uintptr_t> extent{sym[k].st_value,
+                                                         sym[k].st_value + std::max<uintptr_t>(sym[k].st_size, 1)};
+            if (name.compare(0, 4, "_ZGV") == 0 || name == "__tls_guard") g_not_shared.push_back(extent);
+            g_variables.push_back(extent);
         }
     }
+    std::sort(g_variables.begin(), g_variables.end());
+}
+
+/// The other libraries' thread-local blocks, below the executable's (offsets from the thread
+/// pointer, the same in every thread): [g_below_begin, 0 - g_tls_size) holds them. A lane's access
+/// there must lie in one that a program's code may reach (the C library's: errno; the runtime's
+/// hip_cpu_tls: threadIdx ...; a library the checker does not know); the blocks of the sanitizers,
+/// the runtime's other state and the C++ library's, and the gaps between blocks, are an overrun of
+/// the first `__shared__` variable downwards. Found once, at start.
+std::vector<std::pair<intptr_t, intptr_t>> g_below_allowed;
+intptr_t g_below_begin = 0;
+
+int other_tls(dl_phdr_info* info, size_t, void*)
+{
+    if (!info->dlpi_tls_data || !info->dlpi_name || !*info->dlpi_name) return 0; // the executable, or no TLS
+    const intptr_t tp = reinterpret_cast<intptr_t>(__builtin_thread_pointer());
+    for (int i = 0; i < info->dlpi_phnum; ++i) {
+        if (info->dlpi_phdr[i].p_type != PT_TLS) continue;
+        const intptr_t begin = reinterpret_cast<intptr_t>(info->dlpi_tls_data) - tp;
+        const intptr_t end = begin + intptr_t(info->dlpi_phdr[i].p_memsz);
+        if (end > 0 || begin < -(intptr_t(1) << 20)) continue; // not in the static blocks below the thread pointer
+        g_below_begin = std::min(g_below_begin, begin);
+        const std::string name = info->dlpi_name;
+        bool internal = false;
+        for (const char* lib : {"libasan.so", "libubsan.so", "libwavebench_hip_cpu", "libstdc++.so", "libgcc_s.so"})
+            internal = internal || name.find(lib) != std::string::npos;
+        if (!internal) g_below_allowed.emplace_back(begin, end);
+    }
+    return 0;
+}
+
+/// Leaves this checker's own thread-local state (in the executable's block too: the checker is
+/// linked into it) out of g_variables: a lane's access to it is an overrun of shared memory.
+void leave_out_own(uintptr_t own_begin, uintptr_t own_end)
+{
+    g_variables.erase(std::remove_if(g_variables.begin(), g_variables.end(),
+                                     [&](const auto& v) { return v.first < own_end && v.second > own_begin; }),
+                      g_variables.end());
+}
+
+/// Whether the bytes [offset, offset + n) of the executable's block are all in one variable.
+bool in_one_variable(uintptr_t offset, size_t n)
+{
+    // The last variable that begins at or before `offset` (their extents do not overlap).
+    auto it = std::upper_bound(g_variables.begin(), g_variables.end(), std::make_pair(offset, UINTPTR_MAX));
+    return it != g_variables.begin() && offset + n <= std::prev(it)->second;
 }
 
 unsigned lane_now()
 {
-    const uint3 t = hip_cpu_tls.thread_idx, d = hip_cpu_tls.block_dim;
+    const uint3 t = threadIdx, d = blockDim;
     return t.x + d.x * (t.y + d.y * t.z);
 }
 
@@ -134,7 +199,7 @@ unsigned lane_now()
 thread_state& current()
 {
     thread_state& s = state();
-    const uint3 b = hip_cpu_tls.block_idx;
+    const uint3 b = blockIdx;
     const uint64_t launch = g_launches.load(std::memory_order_relaxed);
     if (launch != s.launch || b.x != s.block_idx.x || b.y != s.block_idx.y || b.z != s.block_idx.z) {
         s.launch = launch, s.block_idx = b, ++s.block;
@@ -189,6 +254,54 @@ void report(const char* what, bool write, const access& now, const access* then,
     std::fprintf(stderr, "%s\n", text.c_str());
 }
 
+/// What is wrong with a lane's access of `n` bytes at `a` beyond the `__shared__` variables, or
+/// nullptr: past the end of the thread-local block (over the thread's control block), or in it but
+/// not inside one variable (between two, or across the end of one).
+const char* overrun(const thread_state& s, uintptr_t a, size_t n)
+{
+    if (a < s.tls_end && a + n > s.tls_end) return "across the end of the block's last `__shared__` variable";
+    if (a >= s.tls_end && a < s.tls_end + control_block_bytes)
+        return "past the end of the block's `__shared__` variables (over the thread's control block)";
+    if (a >= s.tls_begin && a < s.tls_end && !g_variables.empty() && !in_one_variable(a - s.tls_begin, n))
+        return "outside the `__shared__` variables (between two of them, or across the end of one)";
+    if (a < s.tls_begin && a + n > s.tls_begin) return "across the start of the block's first `__shared__` variable";
+    const intptr_t at = intptr_t(a - s.tls_end); // from the thread pointer (negative below it)
+    if (a < s.tls_begin && at >= g_below_begin) {
+        for (const auto& [b, e] : g_below_allowed)
+            if (at >= b && at + intptr_t(n) <= e) return nullptr;
+        auto within = [&](const void* v, size_t bytes) {
+            const uintptr_t own = reinterpret_cast<uintptr_t>(v);
+            return a >= own && a + n <= own + bytes;
+        };
+        if (within(&hip_cpu_tls, sizeof hip_cpu_tls) || within(&threadIdx, sizeof threadIdx) ||
+            within(&blockIdx, sizeof blockIdx) || within(&blockDim, sizeof blockDim) ||
+            within(&gridDim, sizeof gridDim))
+            return nullptr;
+        return "before the block's first `__shared__` variable (over the runtime's or the sanitizers' thread-local "
+               "state)";
+    }
+    return nullptr;
+}
+
+/// Reports a lane's access that overruns shared memory, and stops the program (exit status 1, as
+/// AddressSanitizer's): the write would break what lies there (the runtime's and this checker's
+/// state, the thread's control block), so the program cannot go on.
+[[noreturn]] void stop_at_overrun(const char* why, bool write, uintptr_t a, size_t n, uintptr_t pc,
+                                  const thread_state& s)
+{
+    std::lock_guard lock(g_report_mutex);
+    const uint3 b = s.block_idx;
+    std::fprintf(
+        stderr,
+        "wavebench checked: shared-memory overrun in block (%u,%u,%u): lane %u %s %zu bytes at %#lx at %s, %s; "
+        "stopped\n",
+        b.x, b.y, b.z, lane_now(), write ? "writes" : "reads", n, static_cast<unsigned long>(a), where(pc).c_str(),
+        why);
+    __sanitizer_print_stack_trace();
+    std::fflush(stderr);
+    _exit(1);
+}
+
 /// Whether `earlier` (another lane's access) is ordered before the lane `now`: a barrier between,
 /// or, in one wavefront, a collective.
 bool ordered(const access& earlier, const access& now)
@@ -239,7 +352,10 @@ void shared_access(uintptr_t a, size_t n, bool write, uintptr_t pc)
 
 void check(uintptr_t a, size_t n, bool write, uintptr_t pc)
 {
-    if (hip_cpu_in_lane()) current(); // a new block's dynamic shared memory is poisoned past its size first
+    if (hip_cpu_in_lane()) {
+        const thread_state& s = current(); // a new block's dynamic shared memory is poisoned past its size first
+        if (const char* why = overrun(s, a, n)) stop_at_overrun(why, write, a, n, pc, s);
+    }
     if (__asan_region_is_poisoned(reinterpret_cast<void*>(a), n))
         __asan_report_error(reinterpret_cast<void*>(pc), __builtin_frame_address(0), __builtin_frame_address(0),
                             reinterpret_cast<void*>(a), write, n);
@@ -265,11 +381,24 @@ void after_barrier()
     ++l.barriers, l.collectives = 0;
 }
 
+void after_collective()
+{
+    if (!hip_cpu_in_lane()) return;
+    thread_state& s = current();
+    lane_sync& l = s.lanes[lane_now()];
+    if (l.block != s.block) l = lane_sync{s.block, 0, 0};
+    ++l.collectives;
+}
+
 struct summary {
     summary()
     {
         dl_iterate_phdr(executable_tls, &g_tls_size);
-        find_guards();
+        dl_iterate_phdr(other_tls, nullptr);
+        find_variables();
+        const uintptr_t block = reinterpret_cast<uintptr_t>(__builtin_thread_pointer()) - g_tls_size;
+        const uintptr_t own = reinterpret_cast<uintptr_t>(&tl_state);
+        leave_out_own(own - block, own - block + sizeof tl_state);
     }
     ~summary()
     {
@@ -342,11 +471,20 @@ extern "C" uint64_t hip_cpu_collective(int op, uint64_t value, int arg, int widt
 {
     static const auto next = real<decltype(&hip_cpu_collective)>("hip_cpu_collective");
     const uint64_t r = next(op, value, arg, width, file, line, column);
-    if (hip_cpu_in_lane()) {
-        thread_state& s = current();
-        lane_sync& l = s.lanes[lane_now()];
-        if (l.block != s.block) l = lane_sync{s.block, 0, 0};
-        ++l.collectives;
-    }
+    after_collective();
     return r;
 }
+
+// What the headers' collectives call (hip_cpu_collective is the older entry, for code built before).
+extern "C" uint64_t hip_cpu_collective_masked(int op, uint64_t value, int arg, int width, uint64_t mask,
+                                              const char* file, uint64_t line_column)
+{
+    static const auto next = real<decltype(&hip_cpu_collective_masked)>("hip_cpu_collective_masked");
+    const uint64_t r = next(op, value, arg, width, mask, file, line_column);
+    after_collective();
+    return r;
+}
+
+/// What tells the runtime that this program is checked: it then reports collectives without a mask
+/// in divergent code (collectives.cpp).
+extern "C" __attribute__((visibility("default"))) int wavebench_checked_program = 1;

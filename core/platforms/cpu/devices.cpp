@@ -242,6 +242,9 @@ hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attribute, int
     case hipDeviceAttributeMaxGridDimX:
         *value = p.maxGridSize[0];
         break;
+    case hipDeviceAttributeConcurrentManagedAccess: // managed memory is host memory: nothing to migrate
+        *value = 1;
+        break;
     default:
         return fail(hipErrorInvalidValue);
     }

@@ -3,6 +3,7 @@
 // 2-D copies in memory2d.cpp, arrays in arrays.cpp, texture objects in textures.cpp, peer access
 // in peer.cpp.
 #include "device_state.h"
+#include "graphs.h"
 #include "pool.h"
 #include "runtime_common.h"
 #include "scheduler.h"
@@ -57,6 +58,25 @@ std::atomic<int> g_cache_config{hipFuncCachePreferNone}, g_shared_mem_config{hip
 
 } // namespace
 
+/// hipMemcpy's copy, without the check of a capture (what a graph's copy runs).
+hipError_t copy_memory(void* dst, const void* src, size_t bytes, hipMemcpyKind kind)
+{
+    if (bytes == 0) return hipSuccess;
+    if (!dst || !src) return fail(hipErrorInvalidValue);
+    if (int(kind) < 0 || int(kind) > int(hipMemcpyDefault)) return fail(hipErrorInvalidMemcpyDirection);
+    std::memmove(dst, src, bytes);
+    return hipSuccess;
+}
+
+/// hipMemset's fill, likewise.
+hipError_t fill_memory(void* ptr, int value, size_t bytes)
+{
+    if (bytes == 0) return hipSuccess;
+    if (!ptr) return fail(hipErrorInvalidValue);
+    std::memset(ptr, value, bytes);
+    return hipSuccess;
+}
+
 void free_device_allocations(int device)
 {
     auto& a = the_allocations();
@@ -84,6 +104,7 @@ hipError_t hipMalloc(void** ptr, size_t bytes)
 {
     if (!ptr) return fail(hipErrorInvalidValue);
     *ptr = nullptr;
+    if (const hipError_t e = unsafe_while_capturing(); e != hipSuccess) return e;
     if (bytes == 0) return hipSuccess;
 #if defined(__SANITIZE_ADDRESS__) // `wavebench-hipcc --checked`: the exact size, so that ASan sees an overrun
     void* p = nullptr;
@@ -104,6 +125,7 @@ hipError_t hipMalloc(void** ptr, size_t bytes)
 hipError_t hipFree(void* ptr)
 {
     if (!ptr) return hipSuccess;
+    if (const hipError_t e = unsafe_while_capturing(); e != hipSuccess) return e;
     auto& a = the_allocations();
     {
         std::lock_guard lock(a.m);
@@ -113,29 +135,34 @@ hipError_t hipFree(void* ptr)
     return hipSuccess;
 }
 
+// The synchronous copy and fill are refused while a capture forbids them; the ...Async forms are
+// recorded on a capturing stream (their arguments checked now), run at once on any other.
 hipError_t hipMemcpy(void* dst, const void* src, size_t bytes, hipMemcpyKind kind)
 {
-    if (bytes == 0) return hipSuccess;
-    if (!dst || !src) return fail(hipErrorInvalidValue);
-    if (int(kind) < 0 || int(kind) > int(hipMemcpyDefault)) return fail(hipErrorInvalidMemcpyDirection);
-    std::memmove(dst, src, bytes);
-    return hipSuccess;
+    if (const hipError_t e = unsafe_while_capturing(); e != hipSuccess) return e;
+    return copy_memory(dst, src, bytes, kind);
 }
 
-hipError_t hipMemcpyAsync(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, hipStream_t)
+hipError_t hipMemcpyAsync(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, hipStream_t stream)
 {
-    return hipMemcpy(dst, src, bytes, kind);
+    if (!capturing(stream)) return copy_memory(dst, src, bytes, kind);
+    if (bytes > 0 && (!dst || !src)) return fail(hipErrorInvalidValue);
+    if (int(kind) < 0 || int(kind) > int(hipMemcpyDefault)) return fail(hipErrorInvalidMemcpyDirection);
+    return capture(stream, [=](hipStream_t) { return copy_memory(dst, src, bytes, kind); });
 }
 
 hipError_t hipMemset(void* ptr, int value, size_t bytes)
 {
-    if (bytes == 0) return hipSuccess;
-    if (!ptr) return fail(hipErrorInvalidValue);
-    std::memset(ptr, value, bytes);
-    return hipSuccess;
+    if (const hipError_t e = unsafe_while_capturing(); e != hipSuccess) return e;
+    return fill_memory(ptr, value, bytes);
 }
 
-hipError_t hipMemsetAsync(void* ptr, int value, size_t bytes, hipStream_t) { return hipMemset(ptr, value, bytes); }
+hipError_t hipMemsetAsync(void* ptr, int value, size_t bytes, hipStream_t stream)
+{
+    if (!capturing(stream)) return fill_memory(ptr, value, bytes);
+    if (bytes > 0 && !ptr) return fail(hipErrorInvalidValue);
+    return capture(stream, [=](hipStream_t) { return fill_memory(ptr, value, bytes); });
+}
 
 hipError_t hipHostMalloc(void** ptr, size_t bytes, unsigned flags)
 {
@@ -187,30 +214,40 @@ hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned flags)
 
 hipError_t hipStreamDestroy(hipStream_t stream)
 {
+    forget_stream(stream);
     delete stream;
     return hipSuccess;
 }
 
-hipError_t hipStreamSynchronize(hipStream_t) { return hipSuccess; }
+// Waiting for a capturing stream (or adding a callback to it, which HIP and CUDA do not capture) is
+// refused, and invalidates its capture.
+hipError_t hipStreamSynchronize(hipStream_t stream) { return waits_for_capturing(stream); }
 
-hipError_t hipStreamQuery(hipStream_t) { return hipSuccess; }
+hipError_t hipStreamQuery(hipStream_t stream) { return waits_for_capturing(stream); }
 
-hipError_t hipStreamWaitEvent(hipStream_t, hipEvent_t event, unsigned flags)
+hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned flags)
 {
     if (flags != 0) return fail(hipErrorInvalidValue);
-    return event ? hipSuccess : fail(hipErrorInvalidHandle);
+    if (!event) return fail(hipErrorInvalidHandle);
+    return wait_event_in_capture(stream, event); // a stream waiting for a captured event joins its capture
 }
 
 hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void* user_data, unsigned flags)
 {
     if (!callback || flags != 0) return fail(hipErrorInvalidValue);
+    if (const hipError_t e = waits_for_capturing(stream); e != hipSuccess) return e;
     callback(stream, hipSuccess, user_data);
     return hipSuccess;
 }
 
-hipError_t hipLaunchHostFunc(hipStream_t, hipHostFn_t fn, void* user_data)
+hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void* user_data)
 {
     if (!fn) return fail(hipErrorInvalidValue);
+    if (capturing(stream))
+        return capture(stream, [fn, user_data](hipStream_t) {
+            fn(user_data);
+            return hipSuccess;
+        });
     fn(user_data);
     return hipSuccess;
 }
@@ -228,35 +265,44 @@ hipError_t hipEventCreateWithFlags(hipEvent_t* event, unsigned flags)
     return hipSuccess;
 }
 
-hipError_t hipEventQuery(hipEvent_t event) { return event ? hipSuccess : fail(hipErrorInvalidHandle); }
+// An event last recorded in a capturing stream has no time yet: hipErrorCapturedEvent, as on HIP.
+hipError_t hipEventQuery(hipEvent_t event)
+{
+    if (!event) return fail(hipErrorInvalidHandle);
+    return event_in_capture(event) ? fail(hipErrorCapturedEvent) : hipSuccess;
+}
 
 hipError_t hipEventDestroy(hipEvent_t event)
 {
     if (!event) return fail(hipErrorInvalidHandle);
+    forget_event(event);
     delete event;
     return hipSuccess;
 }
 
-hipError_t hipEventRecord(hipEvent_t event, hipStream_t)
+hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream)
 {
     if (!event) return fail(hipErrorInvalidHandle);
+    // In a capturing stream: a point that other streams can wait for (fork and join), no time.
+    if (hipError_t e = hipSuccess; record_event_in_capture(stream, event, &e)) return e;
     event->t = std::chrono::steady_clock::now();
     event->recorded = true;
     return hipSuccess;
 }
 
-hipError_t hipEventSynchronize(hipEvent_t event) { return event ? hipSuccess : fail(hipErrorInvalidHandle); }
+hipError_t hipEventSynchronize(hipEvent_t event) { return hipEventQuery(event); }
 
 hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop)
 {
     if (!ms) return fail(hipErrorInvalidValue);
+    if (start && stop && (event_in_capture(start) || event_in_capture(stop))) return fail(hipErrorCapturedEvent);
     if (!start || !stop || !start->recorded || !stop->recorded) return fail(hipErrorInvalidHandle);
     if ((start->flags | stop->flags) & hipEventDisableTiming) return fail(hipErrorInvalidHandle);
     *ms = std::chrono::duration<float, std::milli>(stop->t - start->t).count();
     return hipSuccess;
 }
 
-hipError_t hipDeviceSynchronize(void) { return hipSuccess; }
+hipError_t hipDeviceSynchronize(void) { return unsafe_while_capturing(); }
 hipError_t hipGetLastError(void)
 {
     hipError_t e = tl_last_error;
@@ -307,6 +353,26 @@ const char* hipGetErrorString(hipError_t e)
         return "unspecified launch failure (a lane threw an exception)";
     case hipErrorNotSupported:
         return "operation not supported";
+    case hipErrorIllegalState:
+        return "not allowed in the stream's state (it does not capture, or captures already)";
+    case hipErrorStreamCaptureUnsupported:
+        return "not allowed while the stream (or, in global mode, any stream) captures";
+    case hipErrorStreamCaptureInvalidated:
+        return "the capture was invalidated by an earlier error";
+    case hipErrorStreamCaptureMerge:
+        return "the call would merge two captures";
+    case hipErrorStreamCaptureUnmatched:
+        return "the capture was not begun on this stream";
+    case hipErrorStreamCaptureUnjoined:
+        return "a stream forked from the capture was not joined back into it";
+    case hipErrorStreamCaptureIsolation:
+        return "the capture would depend on work outside it";
+    case hipErrorStreamCaptureImplicit:
+        return "the null stream cannot take part in a capture";
+    case hipErrorCapturedEvent:
+        return "the event was last recorded in a capturing stream";
+    case hipErrorStreamCaptureWrongThread:
+        return "the capture was begun on another thread";
     case hipErrorPeerAccessUnsupported:
         return "peer access is not supported between these two devices";
     case hipErrorPeerAccessAlreadyEnabled:

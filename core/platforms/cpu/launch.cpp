@@ -41,12 +41,7 @@ extern "C" {
 hipError_t hip_cpu_launch(dim3 grid, dim3 block, size_t shared_bytes, hipStream_t, unsigned flags,
                           unsigned (*body)(void*, unsigned), void* closure)
 {
-    const uint64_t threads = uint64_t(block.x) * block.y * block.z;
-    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || threads == 0 || threads > max_block_threads ||
-        block.x > max_block_threads || block.y > max_block_threads || block.z > 64 || grid.x > 0x7fffffffu ||
-        grid.y > 65535 || grid.z > 65535)
-        return fail(hipErrorInvalidConfiguration);
-    if (shared_bytes > max_shared_bytes) return fail(hipErrorInvalidValue);
+    if (const hipError_t e = launch_config_error(grid, block, shared_bytes); e != hipSuccess) return fail(e);
     if (tl_worker) return fail(hipErrorNotSupported); // no launches from kernels
 
     launch_job job;
@@ -64,14 +59,21 @@ hipError_t hip_cpu_launch(dim3 grid, dim3 block, size_t shared_bytes, hipStream_
         job.grid_sync.reset(job.n_blocks);
         job.warp = unsigned(hip_cpu_warp_size);
         the_pool().run(job);
-        count(job, threads);
+        count(job, uint64_t(block.x) * block.y * block.z);
     }
     return fail(hipError_t(job.error.load()));
 }
 
+// Each place a lane blocks at puts its region back once it goes on: the lane that ran last left its own.
 void hip_cpu_syncthreads(void)
 {
-    if (worker* w = tl_worker) w->block_lane(lane_state::barrier);
+    if (worker* w = tl_worker) {
+        void* const region = hip_cpu_tls.region;
+        const unsigned long long here = hip_cpu_tls.here;
+        w->block_lane(lane_state::barrier);
+        hip_cpu_tls.region = region;
+        hip_cpu_tls.here = here;
+    }
 }
 
 /// A grid is not a cooperative one: its blocks need not run at once, and cannot wait for each other.
@@ -84,7 +86,11 @@ void hip_cpu_grid_sync(void)
     worker* w = tl_worker;
     if (!w) return;
     if (!w->cooperative()) throw not_cooperative(); // the lane fails: hipErrorLaunchFailure
+    void* const region = hip_cpu_tls.region;
+    const unsigned long long here = hip_cpu_tls.here;
     w->block_lane(lane_state::grid_barrier);
+    hip_cpu_tls.region = region;
+    hip_cpu_tls.here = here;
 }
 
 int hip_cpu_launch_is_cooperative(void) { return tl_worker && tl_worker->cooperative(); }
@@ -101,7 +107,7 @@ extern "C" int hip_cpu_lane_assert(const char* expression, const char* file, uns
 {
     worker* w = tl_worker;
     if (!w) return 0;
-    const uint3 b = hip_cpu_tls.block_idx, t = hip_cpu_tls.thread_idx;
+    const uint3 b = blockIdx, t = threadIdx;
     std::fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line,
                  function, b.x, b.y, b.z, t.x, t.y, t.z, expression);
     w->fail(hipErrorAssert);
@@ -128,20 +134,53 @@ hipError_t hipCpuCountedLaunches(hipCpuLaunchCounts* out, unsigned cap, unsigned
 
 void* hip_cpu_dynamic_shared_base(void) { return this_worker().dynamic_shared(); }
 
+uint64_t hip_cpu_collective_masked(int op, uint64_t value, int arg, int width, uint64_t mask, const char* file,
+                                   uint64_t line_column)
+{
+    const bool sync = op & hip_cpu_sync, quiet = op & hip_cpu_active;
+    op &= ~(hip_cpu_sync | hip_cpu_active);
+    worker* w = tl_worker;
+    if (!w) {
+        if (op == hip_cpu_ballot) return value != 0;
+        return op == hip_cpu_match ? 1 : value;
+    }
+    lane& l = w->current();
+    l.op = uint8_t(op);
+    l.value = value;
+    l.arg = arg;
+    l.width = int8_t(width >= 1 && width <= 64 ? width : 0);
+    l.sync = sync;
+    l.quiet = quiet;
+    l.mask = mask;
+    l.file = file;
+    l.line_column = line_column;
+    const auto* f = static_cast<const hip_cpu_frame*>(hip_cpu_tls.region);
+    // A region's frame lives on the lane's stack, above the frames of the calls it made: one below
+    // this call's was left without being ended (longjmp), and its lanes cannot be grouped.
+#ifndef __SANITIZE_ADDRESS__ // (ASan may keep frames off the stack)
+    if (f && static_cast<const void*>(f) < __builtin_frame_address(0)) [[unlikely]] {
+        std::fprintf(stderr,
+                     "wavebench cpu runtime: the collective at %s:%u is reached by a lane that left a region "
+                     "without ending it (longjmp, or a region's frame overwritten); the launch fails\n",
+                     file ? file : "?", unsigned(line_column >> 32));
+        w->fail(hipErrorLaunchFailure);
+        f = nullptr;
+        hip_cpu_tls.region = nullptr;
+    }
+#endif
+    const uint64_t here = f ? hip_cpu_tls.here : 0;
+    l.frame = f;
+    l.instance = here;
+    w->block_lane(lane_state::collective);
+    hip_cpu_tls.region = const_cast<hip_cpu_frame*>(f);
+    hip_cpu_tls.here = here;
+    return w->current().result;
+}
+
 uint64_t hip_cpu_collective(int op, uint64_t value, int arg, int width, const char* file, unsigned line,
                             unsigned column)
 {
-    worker* w = tl_worker;
-    if (!w) return op == hip_cpu_ballot ? (value != 0) : value;
-    lane& l = w->current();
-    l.op = op;
-    l.value = value;
-    l.arg = arg;
-    l.width = width;
-    l.file = file;
-    l.line_column = uint64_t(line) << 32 | column;
-    w->block_lane(lane_state::collective);
-    return w->current().result;
+    return hip_cpu_collective_masked(op, value, arg, width, 0, file, uint64_t(line) << 32 | column);
 }
 
 } // extern "C"

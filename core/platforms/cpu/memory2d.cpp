@@ -1,6 +1,8 @@
 // The CPU runtime's pitched memory and the copies and fills over it: hipMallocPitch, hipMalloc3D,
 // hipMemcpy2D, hipMemset2D, hipMemsetD8/D16/D32, and managed memory (host memory, as all of it).
-// Every call has finished when it returns, so the ...Async forms are the same calls.
+// Every call has finished when it returns, so the ...Async forms are the same calls, except on a
+// capturing stream, where they are recorded (graphs.cpp) once their arguments are checked.
+#include "graphs.h"
 #include "runtime_common.h"
 
 #include <cstdint>
@@ -84,9 +86,14 @@ hipError_t hipMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch,
 }
 
 hipError_t hipMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                            hipMemcpyKind kind, hipStream_t)
+                            hipMemcpyKind kind, hipStream_t stream)
 {
-    return hipMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+    if (!capturing(stream) || width == 0 || height == 0)
+        return hipMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+    if (!dst || !src) return fail(hipErrorInvalidValue);
+    if (dpitch < width || spitch < width) return fail(hipErrorInvalidPitchValue);
+    if (int(kind) < 0 || int(kind) > int(hipMemcpyDefault)) return fail(hipErrorInvalidMemcpyDirection);
+    return capture(stream, [=](hipStream_t) { return hipMemcpy2D(dst, dpitch, src, spitch, width, height, kind); });
 }
 
 hipError_t hipMemset2D(void* dst, size_t pitch, int value, size_t width, size_t height)
@@ -97,9 +104,11 @@ hipError_t hipMemset2D(void* dst, size_t pitch, int value, size_t width, size_t 
     return hipSuccess;
 }
 
-hipError_t hipMemset2DAsync(void* dst, size_t pitch, int value, size_t width, size_t height, hipStream_t)
+hipError_t hipMemset2DAsync(void* dst, size_t pitch, int value, size_t width, size_t height, hipStream_t stream)
 {
-    return hipMemset2D(dst, pitch, value, width, height);
+    if (!capturing(stream) || width == 0 || height == 0) return hipMemset2D(dst, pitch, value, width, height);
+    if (!dst || pitch < width) return fail(hipErrorInvalidValue);
+    return capture(stream, [=](hipStream_t) { return hipMemset2D(dst, pitch, value, width, height); });
 }
 
 hipError_t hipMemsetD8(hipDeviceptr_t dst, unsigned char value, size_t count)
@@ -114,19 +123,25 @@ hipError_t hipMemsetD16(hipDeviceptr_t dst, unsigned short value, size_t count)
 
 hipError_t hipMemsetD32(hipDeviceptr_t dst, int value, size_t count) { return fill(dst, &value, sizeof value, count); }
 
-hipError_t hipMemsetD8Async(hipDeviceptr_t dst, unsigned char value, size_t count, hipStream_t)
+hipError_t hipMemsetD8Async(hipDeviceptr_t dst, unsigned char value, size_t count, hipStream_t stream)
 {
-    return hipMemsetD8(dst, value, count);
+    if (!capturing(stream) || count == 0) return hipMemsetD8(dst, value, count);
+    if (!dst) return fail(hipErrorInvalidValue);
+    return capture(stream, [=](hipStream_t) { return hipMemsetD8(dst, value, count); });
 }
 
-hipError_t hipMemsetD16Async(hipDeviceptr_t dst, unsigned short value, size_t count, hipStream_t)
+hipError_t hipMemsetD16Async(hipDeviceptr_t dst, unsigned short value, size_t count, hipStream_t stream)
 {
-    return hipMemsetD16(dst, value, count);
+    if (!capturing(stream) || count == 0) return hipMemsetD16(dst, value, count);
+    if (!dst) return fail(hipErrorInvalidValue);
+    return capture(stream, [=](hipStream_t) { return hipMemsetD16(dst, value, count); });
 }
 
-hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStream_t)
+hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStream_t stream)
 {
-    return hipMemsetD32(dst, value, count);
+    if (!capturing(stream) || count == 0) return hipMemsetD32(dst, value, count);
+    if (!dst) return fail(hipErrorInvalidValue);
+    return capture(stream, [=](hipStream_t) { return hipMemsetD32(dst, value, count); });
 }
 
 } // extern "C"

@@ -89,9 +89,11 @@ hipError_t hipMemcpyPeer(void* dst, int dst_device, const void* src, int src_dev
     return hipMemcpy(dst, src, bytes, hipMemcpyDeviceToDevice);
 }
 
-hipError_t hipMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, size_t bytes, hipStream_t)
+hipError_t hipMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, size_t bytes,
+                              hipStream_t stream)
 {
-    return hipMemcpyPeer(dst, dst_device, src, src_device, bytes);
+    if (!valid_device(dst_device) || !valid_device(src_device)) return fail(hipErrorInvalidDevice);
+    return hipMemcpyAsync(dst, src, bytes, hipMemcpyDeviceToDevice, stream); // recorded on a capturing stream
 }
 
 } // extern "C"

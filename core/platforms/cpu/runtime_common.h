@@ -51,5 +51,17 @@ unsigned max_workers();
 /// Held by a launch from start to end, and by whatever changes the pool or the settings it reads.
 std::mutex& launch_mutex();
 
+/// What a launch of `grid` x `block` with `shared_bytes` of dynamic shared memory is refused for,
+/// as the GPU runtimes refuse it (hipSuccess: nothing); launch.cpp and a captured launch (graphs.cpp).
+inline hipError_t launch_config_error(dim3 grid, dim3 block, size_t shared_bytes)
+{
+    const uint64_t threads = uint64_t(block.x) * block.y * block.z;
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || threads == 0 || threads > max_block_threads ||
+        block.x > max_block_threads || block.y > max_block_threads || block.z > 64 || grid.x > 0x7fffffffu ||
+        grid.y > 65535 || grid.z > 65535)
+        return hipErrorInvalidConfiguration;
+    return shared_bytes > max_shared_bytes ? hipErrorInvalidValue : hipSuccess;
+}
+
 } // namespace cpu_runtime
 #pragma GCC visibility pop

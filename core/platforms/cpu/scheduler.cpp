@@ -12,6 +12,10 @@
 extern "C" {
 __attribute__((visibility("default"))) __thread hip_cpu_tls_t hip_cpu_tls
     __attribute__((tls_model("initial-exec"))) = {};
+__attribute__((visibility("default"))) __thread uint3 threadIdx __attribute__((tls_model("initial-exec"))) = {};
+__attribute__((visibility("default"))) __thread uint3 blockIdx __attribute__((tls_model("initial-exec"))) = {};
+__attribute__((visibility("default"))) __thread uint3 blockDim __attribute__((tls_model("initial-exec"))) = {};
+__attribute__((visibility("default"))) __thread uint3 gridDim __attribute__((tls_model("initial-exec"))) = {};
 __attribute__((visibility("default"))) int hip_cpu_warp_size = wb::cpu_default_warp_size;
 }
 
@@ -63,9 +67,9 @@ void worker::begin_block(launch_job& job, uint64_t b)
     body_ = job.body;
     closure_ = job.closure;
     const dim3 g = job.grid, d = job.block;
-    hip_cpu_tls.block_idx = {unsigned(b % g.x), unsigned((b / g.x) % g.y), unsigned(b / (uint64_t(g.x) * g.y))};
-    hip_cpu_tls.block_dim = {d.x, d.y, d.z};
-    hip_cpu_tls.grid_dim = {g.x, g.y, g.z};
+    blockIdx = {unsigned(b % g.x), unsigned((b / g.x) % g.y), unsigned(b / (uint64_t(g.x) * g.y))};
+    blockDim = {d.x, d.y, d.z};
+    gridDim = {g.x, g.y, g.z};
     hip_cpu_tls.dynamic_shared = align64(shared_.data());
     hip_cpu_tls.stop = 0;
     n_lanes_ = d.x * d.y * d.z;
@@ -116,9 +120,16 @@ void worker::run_block(launch_job& job, uint64_t b)
     const fiber_stack s = stacks_.take();
     block_stack_ = {s.top - s.size, s.size};
     void* f = make_context<&worker::block_start>(s);
+    // The block's lanes start in no region (the launching thread's host code may be in some).
+    void* const host_region = hip_cpu_tls.region;
+    const unsigned long long host_here = hip_cpu_tls.here;
+    hip_cpu_tls.region = nullptr;
+    hip_cpu_tls.here = 0;
     asan_leave(&thread_fake_, block_stack_);
     switch_context<&worker::block_start>(&thread_sp_, f);
     asan_arrive(thread_fake_);
+    hip_cpu_tls.region = host_region;
+    hip_cpu_tls.here = host_here;
     g_fibers_created.fetch_add(fibers_, std::memory_order_relaxed);
 }
 
@@ -143,10 +154,10 @@ void worker::run_in_turn()
             ran = body_(closure_, batch ? n_lanes_ - first : 1);
         } catch (const out_of_stacks&) {
             job_->fail(hipErrorLaunchOutOfResources);
-            ran = batch ? lane_index(hip_cpu_tls.thread_idx) - first + 1 : 1;
+            ran = batch ? lane_index(threadIdx) - first + 1 : 1;
         } catch (...) {
             job_->fail(hipErrorLaunchFailure);
-            ran = batch ? lane_index(hip_cpu_tls.thread_idx) - first + 1 : 1;
+            ran = batch ? lane_index(threadIdx) - first + 1 : 1;
         }
         if (fiber_mode_ | aborted_) [[unlikely]] {
             if (aborted_) break;
@@ -162,6 +173,8 @@ void worker::lane_start()
 {
     worker* w = tl_worker;
     asan_arrive(nullptr);
+    hip_cpu_tls.region = nullptr; // a lane starts in no region (the lane before it may be in some)
+    hip_cpu_tls.here = 0;
     w->run_lane();
 }
 
@@ -198,7 +211,7 @@ unsigned worker::end_lane(void* w, unsigned) { static_cast<worker*>(w)->exit_lan
 void worker::to_fibers()
 {
     // A run of lanes in forward order keeps neither current_ nor pos_: threadIdx says where it is.
-    const unsigned me = current_ = lane_index(hip_cpu_tls.thread_idx);
+    const unsigned me = current_ = lane_index(threadIdx);
     if (order_mode_ == hipCpuLaneOrderForward) pos_ = me;
     const unsigned at = pos_;
     hip_cpu_tls.stop = 1;
@@ -299,128 +312,6 @@ void worker::arrange_wave(unsigned w)
     case hipCpuLaneOrderRandom: // Fisher-Yates
         for (unsigned k = end - 1; k > w; --k) std::swap(order_[k], order_[w + unsigned(mix(rng_) % (k - w + 1))]);
         break;
-    }
-}
-
-/// Completes the collectives pending in wavefront [w0, w1).
-void worker::resolve_collectives(unsigned w0, unsigned w1)
-{
-    lane_state* const st = state_.data();
-    lane* const ln = lanes_.data();
-    for (unsigned i = w0; i < w1 && in_collective_; ++i) {
-        if (st[i] != lane_state::collective) continue;
-        // The group: lanes of this wavefront waiting at the same call site. Whether they all
-        // shuffle the same way (operation and width) is noted on the way.
-        const char* const file = ln[i].file;
-        const uint64_t site = ln[i].line_column;
-        const int op = ln[i].op, width = ln[i].width;
-        uint64_t mask = 0;
-        bool same = true;
-        for (unsigned j = i; j < w1; ++j)
-            if (st[j] == lane_state::collective && ln[j].line_column == site && ln[j].file == file) {
-                mask |= uint64_t(1) << (j - w0);
-                same &= ln[j].op == op && ln[j].width == width;
-            }
-        const unsigned lanes = unsigned(__builtin_popcountll(mask));
-        in_collective_ -= lanes;
-        ++collectives_;
-        collective_lanes_ += lanes;
-        if (op == hip_cpu_ballot) // one call site, one operation
-            resolve_ballot(w0, mask);
-        else if (same)
-            resolve_shuffles(w0, mask, op, width);
-        else
-            resolve_shuffles(w0, mask);
-    }
-}
-
-/// Completes a ballot: the lanes of `mask` (bit k: lane w0 + k) each get the mask of those whose
-/// value is not 0.
-void worker::resolve_ballot(unsigned w0, uint64_t mask)
-{
-    lane* const ln = lanes_.data();
-    uint64_t ballot = 0;
-    for (uint64_t m = mask; m; m &= m - 1)
-        if (ln[w0 + unsigned(__builtin_ctzll(m))].value) ballot |= m & -m;
-    for (uint64_t m = mask; m; m &= m - 1) {
-        const unsigned j = w0 + unsigned(__builtin_ctzll(m));
-        ln[j].result = ballot;
-        state_[j] = lane_state::runnable;
-    }
-}
-
-/// Each lane of `mask` (bit k: lane w0 + k) reads the value of lane w0 + source(k, arg), or keeps
-/// its own where that lane is outside the wavefront or not in the group.
-template <class Source> void worker::shuffle_each(unsigned w0, uint64_t mask, Source source)
-{
-    lane* const ln = lanes_.data();
-    lane_state* const st = state_.data();
-    for (uint64_t m = mask; m; m &= m - 1) {
-        const unsigned k = unsigned(__builtin_ctzll(m));
-        lane& l = ln[w0 + k];
-        const int src = source(int(k), l.arg);
-        l.result = unsigned(src) < warp_ && (mask >> src & 1) ? ln[w0 + unsigned(src)].value : l.value;
-        st[w0 + k] = lane_state::runnable;
-    }
-}
-
-/// Completes a shuffle whose lanes all have one operation and one width: source_lane()'s rules,
-/// with the operation and the width decided once for the group rather than at every lane.
-void worker::resolve_shuffles(unsigned w0, uint64_t mask, int op, int width)
-{
-    if (width <= 0 || width > int(warp_) || (width & (width - 1))) width = int(warp_);
-    const int w = width;
-    switch (op) {
-    case hip_cpu_shfl:
-        return shuffle_each(w0, mask, [w](int self, int arg) { return (self & ~(w - 1)) + (arg & (w - 1)); });
-    case hip_cpu_shfl_up:
-        return shuffle_each(w0, mask, [w](int self, int arg) { return (self & (w - 1)) >= arg ? self - arg : self; });
-    case hip_cpu_shfl_down:
-        return shuffle_each(w0, mask,
-                            [w](int self, int arg) { return (self & (w - 1)) + arg < w ? self + arg : self; });
-    case hip_cpu_shfl_xor:
-        return shuffle_each(w0, mask, [w](int self, int arg) {
-            const int src = self ^ arg;
-            return (src & ~(w - 1)) == (self & ~(w - 1)) ? src : self;
-        });
-    default:
-        return shuffle_each(w0, mask, [](int self, int) { return self; });
-    }
-}
-
-/// Completes a shuffle: each lane of `mask` reads its source lane's value, or keeps its own where
-/// the source is outside the wavefront or not in the group.
-void worker::resolve_shuffles(unsigned w0, uint64_t mask)
-{
-    lane* const ln = lanes_.data();
-    for (uint64_t m = mask; m; m &= m - 1) {
-        const unsigned j = w0 + unsigned(__builtin_ctzll(m));
-        lane& l = ln[j];
-        const int src = source_lane(l.op, int(j - w0), l.arg, l.width);
-        const bool active = src >= 0 && unsigned(src) < warp_ && (mask >> src & 1);
-        l.result = active ? ln[w0 + unsigned(src)].value : l.value;
-        state_[j] = lane_state::runnable;
-    }
-}
-
-/// The lane a shuffle reads, within the caller's segment of `width` lanes (CUDA's rules).
-int worker::source_lane(int op, int self, int arg, int width) const
-{
-    if (width <= 0 || width > int(warp_) || (width & (width - 1))) width = int(warp_);
-    const int base = self & ~(width - 1), pos = self - base;
-    switch (op) {
-    case hip_cpu_shfl:
-        return base + (arg & (width - 1));
-    case hip_cpu_shfl_up:
-        return pos >= arg ? self - arg : self;
-    case hip_cpu_shfl_down:
-        return pos + arg < width ? self + arg : self;
-    case hip_cpu_shfl_xor: {
-        const int src = self ^ arg;
-        return (src & ~(width - 1)) == base ? src : self;
-    }
-    default:
-        return self;
     }
 }
 

@@ -81,16 +81,23 @@ struct launch_job {
 
 enum class lane_state : uint8_t { runnable, barrier, grid_barrier, collective, exited };
 
-/// A lane's pending collective.
-struct lane {
-    int op = 0;
+/// A lane's pending collective: one cache line, written by the lane as it blocks and read by the
+/// scheduler for every lane of the wavefront.
+struct alignas(64) lane {
+    uint8_t op = 0;
+    bool sync = false;  // a `_sync` form: its lanes are the ones `mask` names, from any call site
+    bool quiet = false; // __activemask(): never reported as divergent (it is how code asks for the lanes)
+    int8_t width = 0;   // as given where 1 to 64, else 0 (the wavefront)
     int arg = 0;
-    int width = 0;
+    uint64_t mask = 0;
     uint64_t value = 0;
     uint64_t result = 0;
     const char* file = nullptr;
-    uint64_t line_column = 0; // the call site: line << 32 | column
+    uint64_t line_column = 0;             // the call site: line << 32 | column
+    uint64_t instance = 0;                // the region instance it was reached in, with its arm and count (0: none)
+    const hip_cpu_frame* frame = nullptr; // the lane's innermost region then
 };
+static_assert(sizeof(lane) == 64);
 
 class worker;
 /// The worker running a block on this thread (null outside kernels). Initial-exec: no lookup call.
@@ -110,6 +117,7 @@ public:
     /// run, and return once this lane can go on.
     void block_lane(lane_state why)
     {
+        // (hip_cpu_tls.region is the caller's to keep: the lane resumed finds another lane's there.)
         if (dense_ && why == lane_state::barrier) [[likely]]
             return dense_barrier();
         block_lane_general(why);
@@ -130,6 +138,7 @@ public:
             ++at_barrier_, at_grid_ += why == lane_state::grid_barrier;
         const unsigned nx = next();
         if (nx != me) {
+
             prefetch_lane_at(pos_ + prefetch_ahead - 1);
             enter(nx);
             asan_leave(&fake_[me], bounds_[nx]);
@@ -142,7 +151,7 @@ public:
     /// The lane running now (in the block's first fiber, the lane of threadIdx).
     lane& current()
     {
-        if (!fiber_mode_) current_ = lane_index(hip_cpu_tls.thread_idx);
+        if (!fiber_mode_) current_ = lane_index(threadIdx);
         return lanes_[current_];
     }
     bool cooperative() const { return job_ && job_->cooperative; }
@@ -204,7 +213,7 @@ private:
     void enter(unsigned i)
     {
         current_ = i;
-        hip_cpu_tls.thread_idx = dim_x_ == n_lanes_ ? uint3{i, 0, 0} : thread_idx_[i];
+        threadIdx = dim_x_ == n_lanes_ ? uint3{i, 0, 0} : thread_idx_[i];
     }
 
     void set_wave(unsigned w);
@@ -242,7 +251,14 @@ private:
     void open_barrier();
     void arrange_wave(unsigned w);
     void resolve_collectives(unsigned w0, unsigned w1);
+    uint64_t group_of(unsigned w0, uint64_t pending, unsigned i, bool& same) const;
+    bool can_complete(unsigned w0, unsigned w1, uint64_t pending, uint64_t group, unsigned i) const;
+    void complete(unsigned w0, uint64_t group, bool same);
+    void fail_stuck(unsigned w0, unsigned w1, uint64_t pending);
+    void note_divergent(unsigned w0, unsigned w1, uint64_t group) const;
     void resolve_ballot(unsigned w0, uint64_t mask);
+    void resolve_match(unsigned w0, uint64_t mask);
+    void resolve_reduce(unsigned w0, uint64_t mask);
     void resolve_shuffles(unsigned w0, uint64_t mask);
     void resolve_shuffles(unsigned w0, uint64_t mask, int op, int width);
     template <class Source> void shuffle_each(unsigned w0, uint64_t mask, Source source);

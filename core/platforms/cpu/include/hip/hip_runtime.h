@@ -87,21 +87,21 @@ typedef struct hip_cpu_stream* hipStream_t;
 typedef struct hip_cpu_event* hipEvent_t;
 
 // ---- the lane's view: threadIdx, blockIdx, blockDim, gridDim, warpSize -----------------------------
+// The index names are variables, as in HIP (not macros): a host variable of the same name is
+// another variable. Initial-exec: reading one is a load, no lookup call.
+extern "C" __thread uint3 threadIdx __attribute__((tls_model("initial-exec")));
+extern "C" __thread uint3 blockIdx __attribute__((tls_model("initial-exec")));
+extern "C" __thread uint3 blockDim __attribute__((tls_model("initial-exec")));
+extern "C" __thread uint3 gridDim __attribute__((tls_model("initial-exec")));
 struct hip_cpu_tls_t {
-    uint3 thread_idx;
-    uint3 block_idx;
-    uint3 block_dim;
-    uint3 grid_dim;
     void* dynamic_shared;
-    unsigned stop; // set by the runtime: a run of lanes (hip_cpu_launch_kernel's body) ends after this lane
+    unsigned stop;           // set by the runtime: a run of lanes (hip_cpu_launch_kernel's body) ends after this lane
+    void* region;            // the lane's innermost region (struct hip_cpu_frame, hip_cpu_warp.h), null outside them
+    unsigned long long here; // where the lane is in it (hip_cpu_place), 0 outside regions
 };
 extern "C" __thread hip_cpu_tls_t hip_cpu_tls __attribute__((tls_model("initial-exec")));
 extern "C" int hip_cpu_warp_size;
 
-#define threadIdx (hip_cpu_tls.thread_idx)
-#define blockIdx (hip_cpu_tls.block_idx)
-#define blockDim (hip_cpu_tls.block_dim)
-#define gridDim (hip_cpu_tls.grid_dim)
 [[maybe_unused]] static const int& warpSize = hip_cpu_warp_size;
 
 // ---- host API ---------------------------------------------------------------------------------------
@@ -236,6 +236,13 @@ hipError_t hipMemsetD32(hipDeviceptr_t dst, int value, size_t count);
 hipError_t hipMemsetD8Async(hipDeviceptr_t dst, unsigned char value, size_t count, hipStream_t stream = nullptr);
 hipError_t hipMemsetD16Async(hipDeviceptr_t dst, unsigned short value, size_t count, hipStream_t stream = nullptr);
 hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStream_t stream = nullptr);
+/// Managed memory is host memory, coherent with every device (hipDeviceAttributeConcurrentManagedAccess
+/// is 1): there is nothing to move. The arguments are checked (a device, or hipCpuDeviceId).
+#define hipCpuDeviceId ((int)-1)
+#define hipInvalidDeviceId ((int)-2)
+hipError_t hipMemPrefetchAsync(const void* ptr, size_t bytes, int device, hipStream_t stream = nullptr);
+
+#include <hip/hip_cpu_graphs.h> // graphs and stream capture (in this extern "C" block)
 
 // Their C++ overloads: typed pointers, kernels passed as themselves.
 extern "C++" {
@@ -293,8 +300,27 @@ void* hip_cpu_dynamic_shared_base(void);
 void hip_cpu_syncthreads(void);
 void hip_cpu_grid_sync(void);
 int hip_cpu_launch_is_cooperative(void);
+/// Whether `stream` captures (graphs.cpp): its launches are then recorded by hip_cpu_capture_launch.
+int hip_cpu_stream_capturing(hipStream_t stream);
+/// Records a launch on a capturing stream: `launch(grid, ..., body, copy)` runs at each launch of the
+/// graph, `copy` a copy of the `bytes`-byte closure made now. A closure that `copy_closure` is null
+/// for is trivially copyable: copied as bytes, and its references to the caller's stack then point
+/// into a copy of that stack made now (the arguments' values at capture, as HIP copies them);
+/// otherwise `copy_closure` and `destroy_closure` make and free the copies.
+hipError_t hip_cpu_capture_launch(dim3 grid, dim3 block, size_t shared_bytes, hipStream_t stream, unsigned flags,
+                                  unsigned (*body)(void*, unsigned), const void* closure, size_t bytes,
+                                  void* (*copy_closure)(const void*), void (*destroy_closure)(void*),
+                                  hipError_t (*launch)(dim3, dim3, size_t, hipStream_t, unsigned,
+                                                       unsigned (*)(void*, unsigned), void*));
 uint64_t hip_cpu_collective(int op, uint64_t value, int arg, int width, const char* file, unsigned line,
                             unsigned column);
+/// hip_cpu_collective with the call site as `line << 32 | column`, and for a `_sync` form (op |
+/// hip_cpu_sync) its mask: the lanes named in `mask` wait for each other, from any call site. Both
+/// group the lanes by the region the lane is in (hip_cpu_tls.region). Seven arguments: the last is
+/// the only one on the stack, and a whole word (a 32-bit one there stalls the load that reads it).
+enum { hip_cpu_sync = 0x100, hip_cpu_active = 0x200 /* __activemask(), which --checked does not report */ };
+uint64_t hip_cpu_collective_masked(int op, uint64_t value, int arg, int width, uint64_t mask, const char* file,
+                                   uint64_t line_column);
 } // extern "C"
 
 // Arrays, texture and surface objects, 3-D copies (a C++ header of its own).
@@ -317,24 +343,40 @@ struct hip_cpu_launch_config {
 /// much as a small kernel), until one of them reaches a barrier or a collective. `flatten` inlines
 /// the kernel itself into the loop too: a lane then returns from its last barrier through frames
 /// that the runtime's own switch keeps predictable.
+namespace hip_cpu_detail {
+/// hip_cpu_launch, or on a capturing stream the launch recorded (a copy of the closure kept).
+template <class C>
+inline hipError_t launch_or_capture(const hip_cpu_launch_config& c, unsigned flags, unsigned (*body)(void*, unsigned),
+                                    C& closure)
+{
+    if (c.stream && hip_cpu_stream_capturing(c.stream)) {
+        constexpr bool bytes = std::is_trivially_copyable<C>::value && alignof(C) <= alignof(std::max_align_t);
+        return hip_cpu_capture_launch(
+            c.grid, c.block, c.shared_bytes, c.stream, flags, body, &closure, sizeof(C),
+            bytes ? nullptr : +[](const void* p) -> void* { return new C(*static_cast<const C*>(p)); },
+            bytes ? nullptr : +[](void* p) { delete static_cast<C*>(p); }, &hip_cpu_launch);
+    }
+    return hip_cpu_launch(c.grid, c.block, c.shared_bytes, c.stream, flags, body, &closure);
+}
+} // namespace hip_cpu_detail
+
 template <class F> inline hipError_t hip_cpu_launch_kernel(const hip_cpu_launch_config& c, F&& lane, unsigned flags = 0)
 {
     using closure_t = std::remove_reference_t<F>;
-    return hip_cpu_launch(
-        c.grid, c.block, c.shared_bytes, c.stream, flags,
-        [](void* f, unsigned count) __attribute__((flatten))->unsigned {
+    return hip_cpu_detail::launch_or_capture(
+        c, flags, [](void* f, unsigned count) __attribute__((flatten))->unsigned {
             closure_t& run = *static_cast<closure_t*>(f);
-            uint3& t = hip_cpu_tls.thread_idx;
+            uint3& t = threadIdx;
             for (unsigned k = 1;; ++k) {
                 run();
                 if (k == count || hip_cpu_tls.stop) return k;
-                if (++t.x == hip_cpu_tls.block_dim.x) {
+                if (++t.x == blockDim.x) {
                     t.x = 0;
-                    if (++t.y == hip_cpu_tls.block_dim.y) t.y = 0, ++t.z;
+                    if (++t.y == blockDim.y) t.y = 0, ++t.z;
                 }
             }
         },
-        &lane);
+        lane);
 }
 
 // HIP's launch macro, as ROCm's: the kernel is called with the arguments as written, so a kernel
@@ -436,13 +478,16 @@ template <class T> inline hip_cpu_symbol hip_cpu_symbol_of(T& variable)
 
 namespace hip_cpu_detail {
 /// Copies between a symbol and memory; `offset + bytes` beyond the symbol: hipErrorInvalidValue.
+/// `async`: on `stream` (recorded there while it captures).
 inline hipError_t symbol_copy(hip_cpu_symbol s, void* memory, size_t bytes, size_t offset, hipMemcpyKind kind,
-                              bool to_symbol)
+                              bool to_symbol, bool async = false, hipStream_t stream = nullptr)
 {
     if (!s.address) return hip_cpu_fail(hipErrorInvalidSymbol);
     if (offset > s.size || bytes > s.size - offset) return hip_cpu_fail(hipErrorInvalidValue);
     char* at = static_cast<char*>(s.address) + offset;
-    return to_symbol ? hipMemcpy(at, memory, bytes, kind) : hipMemcpy(memory, at, bytes, kind);
+    void* dst = to_symbol ? at : memory;
+    const void* src = to_symbol ? memory : at;
+    return async ? hipMemcpyAsync(dst, src, bytes, kind, stream) : hipMemcpy(dst, src, bytes, kind);
 }
 } // namespace hip_cpu_detail
 
@@ -457,14 +502,14 @@ inline hipError_t hipMemcpyFromSymbol(void* dst, hip_cpu_symbol symbol, size_t b
     return hip_cpu_detail::symbol_copy(symbol, dst, bytes, offset, kind, false);
 }
 inline hipError_t hipMemcpyToSymbolAsync(hip_cpu_symbol symbol, const void* src, size_t bytes, size_t offset,
-                                         hipMemcpyKind kind, hipStream_t = nullptr)
+                                         hipMemcpyKind kind, hipStream_t stream = nullptr)
 {
-    return hipMemcpyToSymbol(symbol, src, bytes, offset, kind);
+    return hip_cpu_detail::symbol_copy(symbol, const_cast<void*>(src), bytes, offset, kind, true, true, stream);
 }
 inline hipError_t hipMemcpyFromSymbolAsync(void* dst, hip_cpu_symbol symbol, size_t bytes, size_t offset,
-                                           hipMemcpyKind kind, hipStream_t = nullptr)
+                                           hipMemcpyKind kind, hipStream_t stream = nullptr)
 {
-    return hipMemcpyFromSymbol(dst, symbol, bytes, offset, kind);
+    return hip_cpu_detail::symbol_copy(symbol, dst, bytes, offset, kind, false, true, stream);
 }
 inline hipError_t hipGetSymbolAddress(void** address, hip_cpu_symbol symbol)
 {

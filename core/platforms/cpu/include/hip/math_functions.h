@@ -220,12 +220,67 @@ inline float __logf(float x) { return std::log(x); }
 inline float __log2f(float x) { return std::log2(x); }
 inline float __log10f(float x) { return std::log10(x); }
 inline float __powf(float x, float y) { return std::pow(x, y); }
-inline float __fdividef(float x, float y) { return x / y; }
+/// x / y, except where CUDA documents the fast division's own result: for 2^126 < |y| < 2^128 it
+/// is 0 (x times the reciprocal of y, which is below the normal range: a zero signed as x / y is,
+/// and NaN for an infinite or NaN x). AMD's HIP divides exactly there (its __fdividef is x / y)
+/// and documents nothing of that range.
+inline float __fdividef(float x, float y)
+{
+    const float ay = std::fabs(y), two_126 = 1 / std::numeric_limits<float>::min();
+    return ay > two_126 && ay <= std::numeric_limits<float>::max() ? x * std::copysign(0.0f, y) : x / y;
+}
 inline float __frsqrt_rn(float x) { return rsqrtf(x); }
-/// x clamped to [0, 1]; NaN gives 0, as the GPUs' saturation does.
-inline float __saturatef(float x) { return x >= 0 ? (x <= 1 ? x : 1.0f) : 0.0f; }
+/// x clamped to [+0, 1], as documented by CUDA and AMD: -0 gives +0, and NaN gives +0, as CUDA
+/// documents and NVIDIA's saturation does (AMD's HIP returns a NaN, and documents nothing of it).
+inline float __saturatef(float x) { return x > 0 ? (x < 1 ? x : 1.0f) : 0.0f; }
 
-// ---- max and min, called unqualified as device code does ------------------------------------------------
+// ---- fmax and fmin, and max and min called unqualified as device code does ------------------------------
+namespace hip_cpu_detail {
+/// The larger of a and b (the smaller with `want_min`) as the GPUs give it (PTX's max and min; AMD's
+/// v_max and v_min, whose operands the compiler quiets first, as LLVM's maxnum asks): a NaN operand,
+/// quiet or signalling, gives the other operand, two NaNs a quiet NaN, and -0 < +0. The C library's
+/// fmax and fmin give a NaN for a signalling one (IEEE 754-2008's maxNum).
+template <class T> inline T gpu_max(T a, T b, bool want_min = false)
+{
+    if (a != a || b != b) return a != a ? (b != b ? a + b : b) : a;
+    if (a == b) return std::signbit(a) == want_min ? a : b; // equal: only +0 and -0 differ
+    return (a < b) == want_min ? a : b;
+}
+template <class A, class B>
+using promoted_t = typename std::enable_if<std::is_arithmetic<A>::value && std::is_arithmetic<B>::value,
+                                           decltype(A() + B() + 0.0)>::type;
+} // namespace hip_cpu_detail
+// The C library's fmaxf, fminf, fmax and fmin are C functions that no overload can replace: the names
+// are macros for these, in the global namespace and in std, over the same types as <cmath>'s.
+inline float hip_cpu_fmaxf(float a, float b) { return hip_cpu_detail::gpu_max(a, b); }
+inline float hip_cpu_fminf(float a, float b) { return hip_cpu_detail::gpu_max(a, b, true); }
+inline float hip_cpu_fmax(float a, float b) { return hip_cpu_detail::gpu_max(a, b); }
+inline float hip_cpu_fmin(float a, float b) { return hip_cpu_detail::gpu_max(a, b, true); }
+inline double hip_cpu_fmax(double a, double b) { return hip_cpu_detail::gpu_max(a, b); }
+inline double hip_cpu_fmin(double a, double b) { return hip_cpu_detail::gpu_max(a, b, true); }
+inline long double hip_cpu_fmax(long double a, long double b) { return hip_cpu_detail::gpu_max(a, b); }
+inline long double hip_cpu_fmin(long double a, long double b) { return hip_cpu_detail::gpu_max(a, b, true); }
+template <class A, class B> inline hip_cpu_detail::promoted_t<A, B> hip_cpu_fmax(A a, B b)
+{
+    using T = hip_cpu_detail::promoted_t<A, B>;
+    return hip_cpu_detail::gpu_max(T(a), T(b));
+}
+template <class A, class B> inline hip_cpu_detail::promoted_t<A, B> hip_cpu_fmin(A a, B b)
+{
+    using T = hip_cpu_detail::promoted_t<A, B>;
+    return hip_cpu_detail::gpu_max(T(a), T(b), true);
+}
+namespace std {
+using ::hip_cpu_fmax;
+using ::hip_cpu_fmaxf;
+using ::hip_cpu_fmin;
+using ::hip_cpu_fminf;
+} // namespace std
+#define fmaxf hip_cpu_fmaxf
+#define fminf hip_cpu_fminf
+#define fmax hip_cpu_fmax
+#define fmin hip_cpu_fmin
+
 // Same-type integers compare as that type, floating point as fmax and fmin. Two different
 // arithmetic types compare as double and give a double, as HIP's overloads do (CUDA instead
 // converts a signed integer to the unsigned type: give both arguments one type where that matters).
@@ -244,10 +299,10 @@ WB_CPU_MIN_MAX(unsigned long)
 WB_CPU_MIN_MAX(long long)
 WB_CPU_MIN_MAX(unsigned long long)
 #undef WB_CPU_MIN_MAX
-inline float max(float a, float b) { return std::fmax(a, b); }
-inline float min(float a, float b) { return std::fmin(a, b); }
-inline double max(double a, double b) { return std::fmax(a, b); }
-inline double min(double a, double b) { return std::fmin(a, b); }
+inline float max(float a, float b) { return hip_cpu_detail::gpu_max(a, b); }
+inline float min(float a, float b) { return hip_cpu_detail::gpu_max(a, b, true); }
+inline double max(double a, double b) { return hip_cpu_detail::gpu_max(a, b); }
+inline double min(double a, double b) { return hip_cpu_detail::gpu_max(a, b, true); }
 namespace hip_cpu_detail {
 template <class A, class B>
 using mixed_t =
@@ -256,11 +311,11 @@ using mixed_t =
 } // namespace hip_cpu_detail
 template <class A, class B> inline hip_cpu_detail::mixed_t<A, B> max(A a, B b)
 {
-    return std::fmax(double(a), double(b));
+    return hip_cpu_detail::gpu_max(double(a), double(b));
 }
 template <class A, class B> inline hip_cpu_detail::mixed_t<A, B> min(A a, B b)
 {
-    return std::fmin(double(a), double(b));
+    return hip_cpu_detail::gpu_max(double(a), double(b), true);
 }
 
 #include <hip/hip_cpu_math_special.h>

@@ -234,6 +234,9 @@ inline hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attribu
     case hipDeviceAttributeMaxGridDimX:
         a = cudaDevAttrMaxGridDimX;
         break;
+    case hipDeviceAttributeConcurrentManagedAccess:
+        a = cudaDevAttrConcurrentManagedAccess;
+        break;
     default:
         return hipErrorInvalidValue;
     }

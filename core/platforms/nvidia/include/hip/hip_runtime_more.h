@@ -1,8 +1,8 @@
 // wavebench HIP on CUDA, continued (hip_runtime.h includes it at its end): peer access, more of the
 // events, streams and device calls, pitched and managed memory, arrays, texture and surface
-// objects, kept in step with the cpu platform. HIP's types are CUDA's; where a HIP program names a
-// type with its tag (`struct hipResourceDesc`), the name is a macro onto CUDA's, as in ROCm's own
-// layer. The device side (tex2D<T>, surf2Dwrite ...) is CUDA's, with HIP's names.
+// objects, graphs and stream capture, kept in step with the cpu platform. HIP's types are CUDA's; where a HIP program
+// names a type with its tag (`struct hipResourceDesc`), the name is a macro onto CUDA's, as in ROCm's own layer. The
+// device side (tex2D<T>, surf2Dwrite ...) is CUDA's, with HIP's names.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -11,6 +11,17 @@ static_assert(int(hipErrorInvalidPitchValue) == int(cudaErrorInvalidPitchValue) 
                   int(hipErrorPeerAccessUnsupported) == int(cudaErrorPeerAccessUnsupported) &&
                   int(hipErrorPeerAccessAlreadyEnabled) == int(cudaErrorPeerAccessAlreadyEnabled) &&
                   int(hipErrorPeerAccessNotEnabled) == int(cudaErrorPeerAccessNotEnabled),
+              "HIP error values must equal CUDA's");
+static_assert(int(hipErrorIllegalState) == int(cudaErrorIllegalState) &&
+                  int(hipErrorStreamCaptureUnsupported) == int(cudaErrorStreamCaptureUnsupported) &&
+                  int(hipErrorStreamCaptureInvalidated) == int(cudaErrorStreamCaptureInvalidated) &&
+                  int(hipErrorStreamCaptureMerge) == int(cudaErrorStreamCaptureMerge) &&
+                  int(hipErrorStreamCaptureUnmatched) == int(cudaErrorStreamCaptureUnmatched) &&
+                  int(hipErrorStreamCaptureUnjoined) == int(cudaErrorStreamCaptureUnjoined) &&
+                  int(hipErrorStreamCaptureIsolation) == int(cudaErrorStreamCaptureIsolation) &&
+                  int(hipErrorStreamCaptureImplicit) == int(cudaErrorStreamCaptureImplicit) &&
+                  int(hipErrorCapturedEvent) == int(cudaErrorCapturedEvent) &&
+                  int(hipErrorStreamCaptureWrongThread) == int(cudaErrorStreamCaptureWrongThread),
               "HIP error values must equal CUDA's");
 
 // ---- peer access ------------------------------------------------------------------------------------
@@ -438,3 +449,89 @@ inline hipError_t hipDestroySurfaceObject(hipSurfaceObject_t surface)
 // ...Lod forms and the forms that store through a pointer) and the surface reads and writes
 // (surf1Dread ... surf2DLayeredwrite, x in bytes) are CUDA's, of the same names. A surface access
 // out of bounds traps by default on CUDA (the cpu platform and HIP on AMD read zero by default).
+
+// ---- graphs and stream capture ------------------------------------------------------------------------
+typedef cudaGraph_t hipGraph_t;
+typedef cudaGraphExec_t hipGraphExec_t;
+typedef cudaGraphNode_t hipGraphNode_t;
+#define hipStreamCaptureMode cudaStreamCaptureMode
+#define hipStreamCaptureModeGlobal cudaStreamCaptureModeGlobal
+#define hipStreamCaptureModeThreadLocal cudaStreamCaptureModeThreadLocal
+#define hipStreamCaptureModeRelaxed cudaStreamCaptureModeRelaxed
+#define hipStreamCaptureStatus cudaStreamCaptureStatus
+#define hipStreamCaptureStatusNone cudaStreamCaptureStatusNone
+#define hipStreamCaptureStatusActive cudaStreamCaptureStatusActive
+#define hipStreamCaptureStatusInvalidated cudaStreamCaptureStatusInvalidated
+#define hipGraphInstantiateFlagAutoFreeOnLaunch cudaGraphInstantiateFlagAutoFreeOnLaunch
+#define hipGraphInstantiateFlagUpload cudaGraphInstantiateFlagUpload
+#define hipGraphInstantiateFlagDeviceLaunch cudaGraphInstantiateFlagDeviceLaunch
+#define hipGraphInstantiateFlagUseNodePriority cudaGraphInstantiateFlagUseNodePriority
+#define hipKernelNodeParams cudaKernelNodeParams
+inline hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode)
+{
+    return hip_from_cuda(cudaStreamBeginCapture(stream, mode));
+}
+inline hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t* graph)
+{
+    return hip_from_cuda(cudaStreamEndCapture(stream, graph));
+}
+inline hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus* status)
+{
+    return hip_from_cuda(cudaStreamIsCapturing(stream, status));
+}
+inline hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus* status,
+                                          unsigned long long* id = nullptr)
+{
+    return hip_from_cuda(cudaStreamGetCaptureInfo(stream, status, id));
+}
+inline hipError_t hipGraphCreate(hipGraph_t* graph, unsigned flags)
+{
+    return hip_from_cuda(cudaGraphCreate(graph, flags));
+}
+inline hipError_t hipGraphDestroy(hipGraph_t graph) { return hip_from_cuda(cudaGraphDestroy(graph)); }
+inline hipError_t hipGraphGetNodes(hipGraph_t graph, hipGraphNode_t* nodes, size_t* count)
+{
+    return hip_from_cuda(cudaGraphGetNodes(graph, nodes, count));
+}
+/// HIP's form (CUDA's before 12, which CUDA 12 replaced by one with flags): the error node and the
+/// log are filled as CUDA 12's instantiation leaves them, with nothing.
+inline hipError_t hipGraphInstantiate(hipGraphExec_t* exec, hipGraph_t graph, hipGraphNode_t* error_node, char* log,
+                                      size_t log_bytes)
+{
+#if CUDART_VERSION >= 12000
+    if (error_node) *error_node = nullptr;
+    if (log && log_bytes > 0) log[0] = '\0';
+    return hip_from_cuda(cudaGraphInstantiate(exec, graph, 0));
+#else
+    return hip_from_cuda(cudaGraphInstantiate(exec, graph, error_node, log, log_bytes));
+#endif
+}
+inline hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t* exec, hipGraph_t graph, unsigned long long flags)
+{
+    return hip_from_cuda(cudaGraphInstantiateWithFlags(exec, graph, flags));
+}
+inline hipError_t hipGraphLaunch(hipGraphExec_t exec, hipStream_t stream)
+{
+    return hip_from_cuda(cudaGraphLaunch(exec, stream));
+}
+inline hipError_t hipGraphExecDestroy(hipGraphExec_t exec) { return hip_from_cuda(cudaGraphExecDestroy(exec)); }
+inline hipError_t hipGraphAddKernelNode(hipGraphNode_t* node, hipGraph_t graph, const hipGraphNode_t* dependencies,
+                                        size_t count, const hipKernelNodeParams* params)
+{
+    return hip_from_cuda(cudaGraphAddKernelNode(node, graph, dependencies, count, params));
+}
+
+// ---- prefetching managed memory (CUDA 13 names the place as a cudaMemLocation) -------------------------
+#define hipCpuDeviceId cudaCpuDeviceId
+#define hipInvalidDeviceId cudaInvalidDeviceId
+inline hipError_t hipMemPrefetchAsync(const void* ptr, size_t bytes, int device, hipStream_t stream = 0)
+{
+#if CUDART_VERSION >= 13000
+    cudaMemLocation where{};
+    where.type = device == cudaCpuDeviceId ? cudaMemLocationTypeHost : cudaMemLocationTypeDevice;
+    where.id = device == cudaCpuDeviceId ? 0 : device;
+    return hip_from_cuda(cudaMemPrefetchAsync(ptr, bytes, where, 0, stream));
+#else
+    return hip_from_cuda(cudaMemPrefetchAsync(ptr, bytes, device, stream));
+#endif
+}
