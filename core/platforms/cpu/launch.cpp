@@ -64,16 +64,9 @@ hipError_t hip_cpu_launch(dim3 grid, dim3 block, size_t shared_bytes, hipStream_
     return fail(hipError_t(job.error.load()));
 }
 
-// Each place a lane blocks at puts its region back once it goes on: the lane that ran last left its own.
 void hip_cpu_syncthreads(void)
 {
-    if (worker* w = tl_worker) {
-        void* const region = hip_cpu_tls.region;
-        const unsigned long long here = hip_cpu_tls.here;
-        w->block_lane(lane_state::barrier);
-        hip_cpu_tls.region = region;
-        hip_cpu_tls.here = here;
-    }
+    if (worker* w = tl_worker) w->block_lane(lane_state::barrier);
 }
 
 /// A grid is not a cooperative one: its blocks need not run at once, and cannot wait for each other.
@@ -86,11 +79,7 @@ void hip_cpu_grid_sync(void)
     worker* w = tl_worker;
     if (!w) return;
     if (!w->cooperative()) throw not_cooperative(); // the lane fails: hipErrorLaunchFailure
-    void* const region = hip_cpu_tls.region;
-    const unsigned long long here = hip_cpu_tls.here;
     w->block_lane(lane_state::grid_barrier);
-    hip_cpu_tls.region = region;
-    hip_cpu_tls.here = here;
 }
 
 int hip_cpu_launch_is_cooperative(void) { return tl_worker && tl_worker->cooperative(); }
@@ -159,10 +148,11 @@ uint64_t hip_cpu_collective_masked(int op, uint64_t value, int arg, int width, u
     // this call's was left without being ended (longjmp), and its lanes cannot be grouped.
 #ifndef __SANITIZE_ADDRESS__ // (ASan may keep frames off the stack)
     if (f && static_cast<const void*>(f) < __builtin_frame_address(0)) [[unlikely]] {
-        std::fprintf(stderr,
-                     "wavebench cpu runtime: the collective at %s:%u is reached by a lane that left a region "
-                     "without ending it (longjmp, or a region's frame overwritten); the launch fails\n",
-                     file ? file : "?", unsigned(line_column >> 32));
+        if (w->first_note())
+            std::fprintf(stderr,
+                         "wavebench cpu runtime: the collective at %s:%u is reached by a lane that left a region "
+                         "without ending it (longjmp, or a region's frame overwritten); the launch fails\n",
+                         file ? file : "?", unsigned(line_column >> 32));
         w->fail(hipErrorLaunchFailure);
         f = nullptr;
         hip_cpu_tls.region = nullptr;
@@ -172,8 +162,6 @@ uint64_t hip_cpu_collective_masked(int op, uint64_t value, int arg, int width, u
     l.frame = f;
     l.instance = here;
     w->block_lane(lane_state::collective);
-    hip_cpu_tls.region = const_cast<hip_cpu_frame*>(f);
-    hip_cpu_tls.here = here;
     return w->current().result;
 }
 

@@ -89,7 +89,7 @@ void worker::begin_block(launch_job& job, uint64_t b)
         for (unsigned i = 0; i < n_lanes_; ++i) thread_idx_[i] = {i % d.x, (i / d.x) % d.y, i / dim_xy_};
         thread_idx_dims_ = d;
     }
-    fiber_mode_ = aborted_ = dense_ = false;
+    fiber_mode_ = aborted_ = dense_ = regions_seen_ = false;
     fibers_ = 1;
 }
 
@@ -250,6 +250,12 @@ void worker::leave_dense()
     pos_ = me + 1;
 }
 
+void worker::first_regions()
+{
+    regions_seen_ = true;
+    for (unsigned i = 0; i < n_lanes_; ++i) lanes_[i].frame = nullptr, lanes_[i].instance = 0;
+}
+
 void worker::set_wave(unsigned w)
 {
     wave_ = w;
@@ -290,7 +296,7 @@ void worker::open_barrier()
         st[i] = st[i] == lane_state::exited ? lane_state::exited : lane_state::runnable;
     }
     // Every lane runs again, in forward order from lane 0: the block is dense.
-    dense_ = order_mode_ == hipCpuLaneOrderForward && !exited && n_lanes_ > 1;
+    dense_ = order_mode_ == hipCpuLaneOrderForward && !exited && n_lanes_ > 1 && !regions_seen_;
     // Every lane of the block is at the grid's barrier: wait there for the other blocks
     // (each on its own worker: a cooperative launch has no more blocks than workers).
     if (grid) job_->grid_sync.arrive_and_wait();

@@ -68,6 +68,7 @@ struct launch_job {
     std::atomic<uint64_t> next{0};
     std::atomic<int> error{hipSuccess};                        // the first failure wins
     std::atomic<uint64_t> collectives{0}, collective_lanes{0}; // summed from the workers' own counts
+    std::atomic<bool> noted{false};                            // a lane's broken regions, said once
     unsigned warp = 0;                                         // the wavefront width it ran at
     grid_barrier grid_sync;
 
@@ -117,8 +118,8 @@ public:
     /// run, and return once this lane can go on.
     void block_lane(lane_state why)
     {
-        // (hip_cpu_tls.region is the caller's to keep: the lane resumed finds another lane's there.)
-        if (dense_ && why == lane_state::barrier) [[likely]]
+        // (A lane in a region takes the general path, which carries it: hand_regions().)
+        if (dense_ && why == lane_state::barrier && !hip_cpu_tls.region) [[likely]]
             return dense_barrier();
         block_lane_general(why);
     }
@@ -127,7 +128,7 @@ public:
     {
         if (!fiber_mode_) [[unlikely]] {
             to_fibers();
-            if (dense_ && why == lane_state::barrier) return dense_barrier();
+            if (dense_ && why == lane_state::barrier && !hip_cpu_tls.region) return dense_barrier();
         }
         if (dense_) leave_dense();
         const unsigned me = current_;
@@ -138,7 +139,7 @@ public:
             ++at_barrier_, at_grid_ += why == lane_state::grid_barrier;
         const unsigned nx = next();
         if (nx != me) {
-
+            hand_regions(me, nx);
             prefetch_lane_at(pos_ + prefetch_ahead - 1);
             enter(nx);
             asan_leave(&fake_[me], bounds_[nx]);
@@ -155,6 +156,8 @@ public:
         return lanes_[current_];
     }
     bool cooperative() const { return job_ && job_->cooperative; }
+    /// Whether nothing has been said yet of this launch's broken regions (then it is now).
+    bool first_note() { return job_ && !job_->noted.exchange(true); }
     /// Fails the launch running (the first failure wins).
     void fail(hipError_t e)
     {
@@ -185,6 +188,7 @@ private:
         state_[current_] = lane_state::exited;
         const unsigned nx = next();
         if (nx == none) finish_block();
+        hand_regions(none, nx);
         prefetch_lane_at(pos_ + prefetch_ahead - 1);
         enter(nx);
         asan_leave(nullptr, bounds_[nx]);
@@ -218,9 +222,30 @@ private:
 
     void set_wave(unsigned w);
 
+    /// Before the thread goes from lane `me` (`none`: it has finished) to lane `nx`: the lanes'
+    /// regions (hip_cpu_tls.region and .here, whose frames are on each lane's own stack) go with
+    /// them. Until a lane blocks in one, none is: nothing is kept (every lane's is null).
+    __attribute__((always_inline)) void hand_regions(unsigned me, unsigned nx)
+    {
+        if (!regions_seen_) [[likely]] {
+            if (!hip_cpu_tls.region) [[likely]]
+                return;
+            first_regions();
+        }
+        if (me != none) {
+            lanes_[me].frame = static_cast<const hip_cpu_frame*>(hip_cpu_tls.region);
+            lanes_[me].instance = hip_cpu_tls.here;
+        }
+        hip_cpu_tls.region = const_cast<hip_cpu_frame*>(lanes_[nx].frame);
+        hip_cpu_tls.here = lanes_[nx].instance;
+    }
+    /// A lane of the block blocks in a region for the first time: every other lane is in none.
+    __attribute__((noinline)) void first_regions();
+
     /// A barrier while the block is dense_: every lane before this one waits at it, every lane
     /// after it can run, so the next lane is the one after, and after the last lane the barrier
-    /// opens (lane 0 again). The same choice as next()'s, with nothing written down.
+    /// opens (lane 0 again). The same choice as next()'s, with nothing written down. No lane of a
+    /// dense block is in a region (a block where one has been is never dense again).
     void dense_barrier()
     {
         const unsigned me = current_;
@@ -297,6 +322,7 @@ private:
     uint64_t collectives_ = 0, collective_lanes_ = 0;           // counted in this job, added to it at the end
     bool aborted_ = false; // no stack for the block's fibers: the block is abandoned
     bool fiber_mode_ = false;
+    bool regions_seen_ = false;
     // Forward order, no lane has exited and nothing waits but at the barrier, which the lanes
     // before current_ have reached (their state_ still says runnable): see dense_barrier().
     bool dense_ = false;
