@@ -147,7 +147,7 @@ hipError_t hipSetDevice(int device)
 {
     cpu_devices& d = devices();
     if (device < 0 || device >= d.count) return fail(hipErrorInvalidDevice);
-    if (tl_worker) return fail(hipErrorNotSupported);
+    if (tl_worker()) return fail(hipErrorNotSupported);
     if (d.count == 1 || device == d.current) return hipSuccess;
     // Device k: the k-th share of the CPUs. The launching thread moves there, and the pool is made
     // again on those CPUs.
@@ -289,7 +289,7 @@ hipError_t hipRuntimeGetVersion(int* version)
 
 hipError_t hipDeviceReset(void)
 {
-    if (tl_worker) return fail(hipErrorNotSupported);
+    if (tl_worker()) return fail(hipErrorNotSupported);
     cpu_devices& d = devices();
     const int device = std::max(d.current, 0);
     free_device_allocations(device);

@@ -458,7 +458,7 @@ hipError_t hipFuncSetAttribute(const void* func, hipFuncAttribute attribute, int
 hipError_t hipCpuSetWarpSize(int warp_size)
 {
     if (!wb::cpu_warp_size_allowed(warp_size)) return fail(hipErrorInvalidValue);
-    if (tl_worker) return fail(hipErrorNotSupported);
+    if (tl_worker()) return fail(hipErrorNotSupported);
     std::lock_guard lock(launch_mutex());
     hip_cpu_warp_size = warp_size;
     return hipSuccess;
@@ -467,7 +467,7 @@ hipError_t hipCpuSetWarpSize(int warp_size)
 hipError_t hipCpuSetThreads(int threads)
 {
     if (threads < 0) return fail(hipErrorInvalidValue);
-    if (tl_worker) return fail(hipErrorNotSupported);
+    if (tl_worker()) return fail(hipErrorNotSupported);
     std::lock_guard lock(launch_mutex());
     the_pool().resize(threads > 0 ? unsigned(threads) : max_workers());
     return hipSuccess;
@@ -477,7 +477,7 @@ hipError_t hipCpuSetLaneOrder(hipCpuLaneOrder order, unsigned long long seed)
 {
     if (order != hipCpuLaneOrderForward && order != hipCpuLaneOrderReverse && order != hipCpuLaneOrderRandom)
         return fail(hipErrorInvalidValue);
-    if (tl_worker) return fail(hipErrorNotSupported);
+    if (tl_worker()) return fail(hipErrorNotSupported);
     std::lock_guard lock(launch_mutex());
     lane_order() = {order, seed};
     return hipSuccess;

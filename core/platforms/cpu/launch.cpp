@@ -42,7 +42,7 @@ hipError_t hip_cpu_launch(dim3 grid, dim3 block, size_t shared_bytes, hipStream_
                           unsigned (*body)(void*, unsigned), void* closure)
 {
     if (const hipError_t e = launch_config_error(grid, block, shared_bytes); e != hipSuccess) return fail(e);
-    if (tl_worker) return fail(hipErrorNotSupported); // no launches from kernels
+    if (tl_worker()) return fail(hipErrorNotSupported); // no launches from kernels
 
     launch_job job;
     job.grid = grid;
@@ -66,7 +66,7 @@ hipError_t hip_cpu_launch(dim3 grid, dim3 block, size_t shared_bytes, hipStream_
 
 void hip_cpu_syncthreads(void)
 {
-    if (worker* w = tl_worker) w->block_lane(lane_state::barrier);
+    if (worker* w = tl_worker()) w->block_lane(lane_state::barrier);
 }
 
 /// A grid is not a cooperative one: its blocks need not run at once, and cannot wait for each other.
@@ -76,25 +76,25 @@ struct not_cooperative : std::logic_error {
 
 void hip_cpu_grid_sync(void)
 {
-    worker* w = tl_worker;
+    worker* w = tl_worker();
     if (!w) return;
     if (!w->cooperative()) throw not_cooperative(); // the lane fails: hipErrorLaunchFailure
     w->block_lane(lane_state::grid_barrier);
 }
 
-int hip_cpu_launch_is_cooperative(void) { return tl_worker && tl_worker->cooperative(); }
+int hip_cpu_launch_is_cooperative(void) { return tl_worker() && tl_worker()->cooperative(); }
 
 hipError_t hip_cpu_fail(hipError_t e) { return fail(e); }
 
 /// Whether the calling thread is running a kernel's lane (what `wavebench-hipcc --checked` asks).
-extern "C" int hip_cpu_in_lane(void) { return tl_worker != nullptr; }
+extern "C" int hip_cpu_in_lane(void) { return tl_worker() != nullptr; }
 
 /// A device assert that failed (device_assert.cpp): in a kernel's lane, the message a GPU prints,
 /// naming the block and the thread, and the launch fails with hipErrorAssert; 1 then, 0 outside a
 /// kernel (the host's assert).
 extern "C" int hip_cpu_lane_assert(const char* expression, const char* file, unsigned line, const char* function)
 {
-    worker* w = tl_worker;
+    worker* w = tl_worker();
     if (!w) return 0;
     const uint3 b = blockIdx, t = threadIdx;
     std::fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line,
@@ -128,7 +128,7 @@ uint64_t hip_cpu_collective_masked(int op, uint64_t value, int arg, int width, u
 {
     const bool sync = op & hip_cpu_sync, quiet = op & hip_cpu_active;
     op &= ~(hip_cpu_sync | hip_cpu_active);
-    worker* w = tl_worker;
+    worker* w = tl_worker();
     if (!w) {
         if (op == hip_cpu_ballot) return value != 0;
         return op == hip_cpu_match ? 1 : value;

@@ -22,7 +22,6 @@ __attribute__((visibility("default"))) int hip_cpu_warp_size = wb::cpu_default_w
 #pragma GCC visibility push(hidden) // the runtime's own: not exported from the library
 namespace cpu_runtime {
 
-__thread worker* tl_worker __attribute__((tls_model("initial-exec"))) = nullptr;
 std::atomic<unsigned long long> g_fibers_created{0};
 
 worker::worker() : stacks_(env_size("WAVEBENCH_CPU_STACK_KB", 64) * 1024), shared_(max_shared_bytes + 64) {}
@@ -30,8 +29,8 @@ worker::worker() : stacks_(env_size("WAVEBENCH_CPU_STACK_KB", 64) * 1024), share
 void worker::run_blocks(launch_job& job) noexcept
 {
     struct current {
-        explicit current(worker* w) { tl_worker = w; }
-        ~current() { tl_worker = nullptr; }
+        explicit current(worker* w) { tl_worker() = w; }
+        ~current() { tl_worker() = nullptr; }
     } scope(this);
     for (uint64_t b; (b = job.next.fetch_add(1, std::memory_order_relaxed)) < job.n_blocks;) {
         try {
@@ -136,7 +135,7 @@ void worker::run_block(launch_job& job, uint64_t b)
 /// The block's first fiber: runs the lanes one after another until one blocks.
 void worker::block_start()
 {
-    worker* w = tl_worker;
+    worker* w = tl_worker();
     asan_arrive(nullptr, &w->thread_stack_);
     w->run_in_turn();
 }
@@ -171,7 +170,7 @@ void worker::run_in_turn()
 /// A lane's own fiber.
 void worker::lane_start()
 {
-    worker* w = tl_worker;
+    worker* w = tl_worker();
     asan_arrive(nullptr);
     hip_cpu_tls.region = nullptr; // a lane starts in no region (the lane before it may be in some)
     hip_cpu_tls.here = 0;

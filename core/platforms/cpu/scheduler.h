@@ -101,8 +101,9 @@ struct alignas(64) lane {
 static_assert(sizeof(lane) == 64);
 
 class worker;
-/// The worker running a block on this thread (null outside kernels). Initial-exec: no lookup call.
-extern __thread worker* tl_worker __attribute__((tls_model("initial-exec")));
+/// The worker running a block on this thread (null outside kernels): beside the lane's region in
+/// hip_cpu_tls, so that a barrier reads both through one thread-local address.
+inline worker*& tl_worker() { return reinterpret_cast<worker*&>(hip_cpu_tls.worker); }
 
 /// The fibers made by all launches so far (hipCpuFibersCreated).
 extern std::atomic<unsigned long long> g_fibers_created;

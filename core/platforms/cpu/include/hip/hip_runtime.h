@@ -98,6 +98,7 @@ struct hip_cpu_tls_t {
     unsigned stop;           // set by the runtime: a run of lanes (hip_cpu_launch_kernel's body) ends after this lane
     void* region;            // the lane's innermost region (struct hip_cpu_frame, hip_cpu_warp.h), null outside them
     unsigned long long here; // where the lane is in it (hip_cpu_place), 0 outside regions
+    void* worker;            // the runtime's, while the thread runs a kernel's lanes (null otherwise)
 };
 extern "C" __thread hip_cpu_tls_t hip_cpu_tls __attribute__((tls_model("initial-exec")));
 extern "C" int hip_cpu_warp_size;
