@@ -268,5 +268,7 @@ int main(int argc, char** argv)
     for (int t = 0; t < block; ++t)
         expect("masked: shfl_sync in a branch", t, i1[t], t % w < 16 ? (t - t % w + 3) * 10 : -1);
 
+    for (void* p : {(void*)m1, (void*)m2, (void*)m3, (void*)i1, (void*)i2, (void*)i3, (void*)i4, (void*)d_in})
+        SAMPLE_CHECK(hipFree(p));
     return sample_result("reconverge", errors);
 }
